@@ -1,0 +1,28 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { startServer } from '../server.js';
+import { USAGE } from './usage.js';
+
+export async function serveCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { help: { type: 'boolean' } }, strict: true });
+  if (values.help) return void console.log(USAGE.serve);
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests and stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}

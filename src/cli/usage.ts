@@ -1,0 +1,47 @@
+/** Help texts: printed by --help (exit 0) and after a usage error (exit 2). */
+export const USAGE = {
+  main: `Usage: currency-rates <command> [options]
+
+Commands:
+  serve                 Run the HTTP API
+  ingest                Load ECB reference rates into the store
+  keys create|list|revoke
+                        Manage API keys
+  migrate               Create or update the database schema
+
+Run "currency-rates <command> --help" for a command's options.
+Configuration comes from the environment (see README: DATABASE_URL, PORT, ...).`,
+  serve: `Usage: currency-rates serve
+
+Runs the HTTP API. Configured by environment variables: PORT, HOST, DATABASE_URL, QUOTA_LIMIT,
+QUOTA_PERIOD_DAYS, CURRENCIES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGEST_SCHEDULE_SOURCE,
+REFRESH_INTERVAL_MS.`,
+  ingest: `Usage: currency-rates ingest [--file PATH | --url URL | --source ecb-daily|ecb-90d|ecb-hist]
+
+Loads ECB reference rates (XML, CSV, or the history ZIP; detected by content) into the store
+named by DATABASE_URL. Without options it fetches the daily feed (--source ecb-daily).
+All or nothing: on malformed input it exits non-zero, names the problem and writes nothing.
+
+Options:
+  --file PATH     a local file
+  --url URL       any URL serving an ECB file
+  --source NAME   one of the ECB feeds: ecb-daily, ecb-90d, ecb-hist`,
+  keys: `Usage: currency-rates keys <create [--name NAME] | list | revoke ID>
+
+  create [--name NAME]  creates a key and prints it, alone, on the last line (shown only once)
+  list                  lists ids, names, creation times and status (never the keys)
+  revoke ID             revokes a key; running servers refuse it within seconds`,
+  migrate: `Usage: currency-rates migrate
+
+Creates or updates the schema of the database named by DATABASE_URL.`,
+} as const;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+  }
+}

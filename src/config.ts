@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
+import type { QuotaPolicy } from './domain/quota.js';
+
+export const INGEST_SOURCES = ['ecb-daily', 'ecb-90d', 'ecb-hist'] as const;
+export type IngestSourceName = (typeof INGEST_SOURCES)[number];
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  PORT: integer(0, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.string().min(1).default('sqlite:./data/currency-rates.db'),
+  QUOTA_LIMIT: integer(1, 1_000_000_000).default(1000),
+  QUOTA_PERIOD_DAYS: integer(1, 3650).default(30),
+  CURRENCIES: z
+    .string()
+    .default(DEFAULT_TRACKED.join(','))
+    .transform((list) => list.split(',').map((code) => code.trim().toUpperCase()))
+    .refine((codes) => codes.every((code) => CURRENCY_CODE.test(code)), 'must be a comma-separated list of 3-letter codes'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INGEST_ON_EMPTY: z.enum([...INGEST_SOURCES, 'off']).default('ecb-hist'),
+  INGEST_SCHEDULE: z
+    .string()
+    .default('16:30')
+    .refine((value) => value === 'off' || /^([01]\d|2[0-3]):[0-5]\d$/.test(value), 'must be HH:MM (UTC) or off'),
+  INGEST_SCHEDULE_SOURCE: z.enum(INGEST_SOURCES).default('ecb-90d'),
+  REFRESH_INTERVAL_MS: integer(100, 5000).default(1000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  quota: QuotaPolicy;
+  currencies: string[];
+  logLevel: string;
+  ingestOnEmpty: IngestSourceName | 'off';
+  /** Minutes after midnight UTC of the daily ingestion, or null when off. */
+  ingestScheduleMinute: number | null;
+  ingestScheduleSource: IngestSourceName;
+  refreshIntervalMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the environment once at start; a bad variable stops start-up with its name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const c = parsed.data;
+  const [hours, minutes] = c.INGEST_SCHEDULE.split(':').map(Number);
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    databaseUrl: c.DATABASE_URL,
+    quota: { limit: c.QUOTA_LIMIT, periodMs: c.QUOTA_PERIOD_DAYS * 86_400_000 },
+    currencies: c.CURRENCIES,
+    logLevel: c.LOG_LEVEL,
+    ingestOnEmpty: c.INGEST_ON_EMPTY,
+    ingestScheduleMinute: c.INGEST_SCHEDULE === 'off' ? null : hours! * 60 + minutes!,
+    ingestScheduleSource: c.INGEST_SCHEDULE_SOURCE,
+    refreshIntervalMs: c.REFRESH_INTERVAL_MS,
+  };
+}

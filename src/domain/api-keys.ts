@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** What the stores keep of a key: never the key itself. */
+export interface ApiKeyRecord {
+  id: number;
+  name: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+const KEY_PREFIX = 'cr_';
+
+/** 256 random bits, URL-safe and printable, so it survives shells, headers and copy-paste. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/**
+ * Keys are looked up by their SHA-256: the plain key is never stored, and because lookup goes
+ * through the hash there is no byte-by-byte comparison of secrets to time. A fast hash is right
+ * here (unlike for passwords): the keys carry 256 bits of entropy, so there is nothing to brute-force.
+ */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}

@@ -1,0 +1,46 @@
+/** A currency as the API lists it: names and symbols come from the CLDR data Node's Intl carries. */
+export interface Currency {
+  code: string;
+  name: string;
+  symbol: string;
+}
+
+/** EUR plus the 30 currencies of the ECB reference set as published in 2025 (DECISIONS §5). */
+export const DEFAULT_TRACKED = [
+  'EUR', 'USD', 'JPY', 'BGN', 'CZK', 'DKK', 'GBP', 'HUF', 'PLN', 'RON', 'SEK', 'CHF', 'ISK', 'NOK',
+  'TRY', 'AUD', 'BRL', 'CAD', 'CNY', 'HKD', 'IDR', 'ILS', 'INR', 'KRW', 'MXN', 'MYR', 'NZD', 'PHP',
+  'SGD', 'THB', 'ZAR',
+] as const;
+
+export const CURRENCY_CODE = /^[A-Za-z]{3}$/;
+
+const names = new Intl.DisplayNames('en', { type: 'currency' });
+
+function narrowSymbol(code: string): string {
+  const parts = new Intl.NumberFormat('en', {
+    style: 'currency',
+    currency: code,
+    currencyDisplay: 'narrowSymbol',
+  }).formatToParts(0);
+  return parts.find((part) => part.type === 'currency')?.value ?? code;
+}
+
+export function describeCurrency(code: string): Currency {
+  return { code, name: names.of(code) ?? code, symbol: narrowSymbol(code) };
+}
+
+/** The set of currencies this instance serves, fixed at start from configuration. */
+export class TrackedCurrencies {
+  readonly codes: ReadonlySet<string>;
+  readonly list: readonly Currency[];
+
+  constructor(codes: Iterable<string>) {
+    const upper = [...new Set([...codes].map((code) => code.toUpperCase()))].sort();
+    this.codes = new Set(upper);
+    this.list = upper.map(describeCurrency);
+  }
+
+  has(code: string): boolean {
+    return this.codes.has(code);
+  }
+}

@@ -1,0 +1,119 @@
+import type { TrackedCurrencies } from './currencies.js';
+import { NoDataError, UnknownCurrencyError } from './errors.js';
+import { decimal, ratioRounded, scaleRounded } from './money.js';
+import { RatesSnapshot, type Day } from './snapshot.js';
+
+export interface RateSet {
+  base: string;
+  date: string;
+  rates: Record<string, string>;
+}
+
+export interface Conversion {
+  from: string;
+  to: string;
+  amount: string;
+  result: string;
+  rate: string;
+  date: string;
+}
+
+export interface BulkConversion {
+  from: string;
+  amount: string;
+  date: string;
+  conversions: { to: string; result: string; rate: string }[];
+}
+
+export interface RateSetQuery {
+  base?: string | undefined;
+  symbols?: readonly string[] | undefined;
+}
+
+/** Upper-cased, repeats folded, first-seen order kept (DECISIONS §2: `JPY,jpy` is one code). */
+function distinctCodes(codes: readonly string[]): string[] {
+  return [...new Set(codes.map((code) => code.toUpperCase()))];
+}
+
+/** DECISIONS §1.6: the first untracked code in parameter order is the one reported. */
+function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): void {
+  const unknown = codes.find((code) => !tracked.has(code));
+  if (unknown) throw new UnknownCurrencyError(unknown);
+}
+
+function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies): RateSet {
+  const baseRate = RatesSnapshot.rateOn(day, base);
+  if (!baseRate) throw new NoDataError(day.date);
+  const rates: Record<string, string> = {};
+  for (const code of symbols ? [...symbols].sort() : tracked.codes) {
+    const rate = RatesSnapshot.rateOn(day, code);
+    if (rate) rates[code] = ratioRounded(rate, baseRate);
+  }
+  return { base, date: day.date, rates };
+}
+
+function parseRateSetQuery(tracked: TrackedCurrencies, query: RateSetQuery) {
+  const base = (query.base ?? 'EUR').toUpperCase();
+  const symbols = query.symbols ? distinctCodes(query.symbols) : undefined;
+  requireTracked(tracked, [base, ...(symbols ?? [])]);
+  return { base, symbols };
+}
+
+export function latestRates(snapshot: RatesSnapshot, tracked: TrackedCurrencies, query: RateSetQuery): RateSet {
+  const { base, symbols } = parseRateSetQuery(tracked, query);
+  const day = snapshot.latestWith([base, ...(symbols ?? [])]);
+  if (!day) throw new NoDataError();
+  return rateSetOf(day, base, symbols, tracked);
+}
+
+export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, date: string, query: RateSetQuery): RateSet {
+  const { base, symbols } = parseRateSetQuery(tracked, query);
+  const day = snapshot.day(date);
+  if (!day) throw new NoDataError(date);
+  return rateSetOf(day, base, symbols, tracked);
+}
+
+export function convert(
+  snapshot: RatesSnapshot,
+  tracked: TrackedCurrencies,
+  query: { from: string; to: string; amount: string },
+): Conversion {
+  const from = query.from.toUpperCase();
+  const to = query.to.toUpperCase();
+  requireTracked(tracked, [from, to]);
+  const day = snapshot.latestWith([from, to]);
+  if (!day) throw new NoDataError();
+  const fromRate = RatesSnapshot.rateOn(day, from)!;
+  const toRate = RatesSnapshot.rateOn(day, to)!;
+  return {
+    from,
+    to,
+    amount: query.amount,
+    result: scaleRounded(decimal(query.amount), toRate, fromRate),
+    rate: ratioRounded(toRate, fromRate),
+    date: day.date,
+  };
+}
+
+export function convertBulk(
+  snapshot: RatesSnapshot,
+  tracked: TrackedCurrencies,
+  query: { from: string; amount: string; to: readonly string[] },
+): BulkConversion {
+  const from = query.from.toUpperCase();
+  const targets = distinctCodes(query.to);
+  requireTracked(tracked, [from, ...targets]);
+  const day = snapshot.latestWith([from, ...targets]);
+  if (!day) throw new NoDataError();
+  const fromRate = RatesSnapshot.rateOn(day, from)!;
+  const amount = decimal(query.amount);
+  return {
+    from,
+    amount: query.amount,
+    date: day.date,
+    conversions: targets.map((to) => {
+      const toRate = RatesSnapshot.rateOn(day, to)!;
+      return { to, result: scaleRounded(amount, toRate, fromRate), rate: ratioRounded(toRate, fromRate) };
+    }),
+  };
+}

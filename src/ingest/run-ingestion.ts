@@ -1,0 +1,32 @@
+import type { RateRow } from '../domain/snapshot.js';
+import type { MergeReport, RatesStore } from '../storage/ports.js';
+import { parseRatesFile } from './parse-rates-file.js';
+import { describeSource, readSource, type IngestSource } from './sources.js';
+
+export interface IngestionReport extends MergeReport {
+  source: string;
+  firstDate: string;
+  lastDate: string;
+}
+
+/**
+ * Reads, parses and validates the whole source before the store sees a row, then merges it in
+ * one transaction: malformed input writes nothing, and a crash mid-merge leaves the previous data.
+ */
+export async function runIngestion(store: RatesStore, source: IngestSource): Promise<IngestionReport> {
+  const name = describeSource(source);
+  const days = await parseRatesFile(await readSource(source), name);
+  const rows: RateRow[] = [];
+  for (const day of days) {
+    for (const [currency, rate] of day.rates) rows.push({ date: day.date, currency, rate });
+  }
+  const report = await store.merge(rows);
+  return { ...report, source: name, firstDate: days[0]!.date, lastDate: days[days.length - 1]!.date };
+}
+
+export function summarise(report: IngestionReport): string {
+  return (
+    `ingested ${report.source}: ${report.days} days (${report.firstDate} .. ${report.lastDate}), ` +
+    `${report.rates} rates, ${report.added} new, ${report.changed} changed`
+  );
+}

@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/** Runs `refresh` every `intervalMs`, one run at a time, logging failures without stopping. */
+export function startRefresher(
+  refresh: () => Promise<unknown>,
+  intervalMs: number,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    refresh()
+      .catch((err: unknown) => log.warn({ err }, 'refreshing rates and keys from the store failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

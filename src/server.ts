@@ -1,0 +1,64 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { TrackedCurrencies } from './domain/currencies.js';
+import { scheduleDaily } from './ingest/daily-schedule.js';
+import { runIngestion, summarise } from './ingest/run-ingestion.js';
+import { ECB_URLS } from './ingest/sources.js';
+import { KeyCache } from './live/key-cache.js';
+import { RatesView } from './live/rates-view.js';
+import { startRefresher } from './live/refresher.js';
+import { openStores } from './storage/open-stores.js';
+import type { RatesStore } from './storage/ports.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** Stops accepting, finishes in-flight requests, closes the stores. */
+  close(): Promise<void>;
+}
+
+async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLogger): Promise<void> {
+  try {
+    log.info(summarise(await runIngestion(store, { url })));
+  } catch (err) {
+    log.warn(`ingestion from ${url} failed: ${(err as Error).message}`);
+  }
+}
+
+/** Opens the stores, loads every ingested day into memory, and only then listens. */
+export async function startServer(config: Config, log: FastifyBaseLogger): Promise<RunningServer> {
+  const stores = await openStores(config.databaseUrl);
+  const tracked = new TrackedCurrencies(config.currencies);
+  const view = new RatesView(stores.rates, tracked);
+  const keys = new KeyCache(stores.keys);
+  await Promise.all([view.refresh(), keys.refresh()]);
+
+  if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
+    log.info(`no rates stored yet: fetching ${ECB_URLS[config.ingestOnEmpty]}`);
+    await ingestQuietly(stores.rates, ECB_URLS[config.ingestOnEmpty], log);
+    await view.refresh();
+    if (view.snapshot.isEmpty) log.warn('serving without rates: rate and conversion answers are 404 until an ingestion runs');
+  }
+  log.info(`loaded ${view.snapshot.dayCount} days of rates`);
+
+  const app = buildApp({ config, tracked, view, keys, quota: stores.quota, logger: log });
+  await app.listen({ port: config.port, host: config.host });
+
+  const stopRefresher = startRefresher(() => Promise.all([view.refresh(), keys.refresh()]), config.refreshIntervalMs, log);
+  const stopSchedule =
+    config.ingestScheduleMinute === null
+      ? () => undefined
+      : scheduleDaily(config.ingestScheduleMinute, () =>
+          ingestQuietly(stores.rates, ECB_URLS[config.ingestScheduleSource], log).then(() => view.refresh().then(() => undefined)),
+        );
+
+  return {
+    app,
+    close: async () => {
+      stopRefresher();
+      stopSchedule();
+      await app.close();
+      await stores.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { OpenedStores } from '../ports.js';
+import { openSqlite } from './connection.js';
+import { migrateSqlite } from './migrate.js';
+import { SqliteKeyStore } from './sqlite-key-store.js';
+import { SqliteQuotaStore } from './sqlite-quota-store.js';
+import { SqliteRatesStore } from './sqlite-rates-store.js';
+
+/** Opens the file and brings its schema up to date before any statement is prepared. */
+export function openSqliteStores(path: string): OpenedStores {
+  const db = openSqlite(path);
+  let applied: string[];
+  try {
+    applied = migrateSqlite(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return {
+    rates: new SqliteRatesStore(db),
+    keys: new SqliteKeyStore(db),
+    quota: new SqliteQuotaStore(db),
+    appliedMigrations: applied,
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { ApiKeyRecord } from '../../domain/api-keys.js';
+import type { KeyStore } from '../ports.js';
+import type { SqliteDb } from './connection.js';
+
+interface KeyRow {
+  id: number;
+  name: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: new Date(row.created_at),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+  };
+}
+
+const BUMP = "UPDATE data_versions SET version = version + 1 WHERE name = 'keys'";
+
+export class SqliteKeyStore implements KeyStore {
+  constructor(private readonly db: SqliteDb) {}
+
+  async create(name: string | null, keyHash: string, now: Date): Promise<ApiKeyRecord> {
+    return this.db.transaction(() => {
+      const row = this.db
+        .prepare('INSERT INTO api_keys (name, key_hash, created_at) VALUES (?, ?, ?) RETURNING id, name, created_at, revoked_at')
+        .get(name, keyHash, now.getTime()) as KeyRow;
+      this.db.exec(BUMP);
+      return toRecord(row);
+    }).immediate();
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    const rows = this.db.prepare('SELECT id, name, created_at, revoked_at FROM api_keys ORDER BY id').all() as KeyRow[];
+    return rows.map(toRecord);
+  }
+
+  async revoke(id: number, now: Date): Promise<boolean> {
+    return this.db.transaction(() => {
+      const result = this.db
+        .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+        .run(now.getTime(), id);
+      if (result.changes === 0) return false;
+      this.db.exec(BUMP);
+      return true;
+    }).immediate();
+  }
+
+  async findActive(keyHash: string): Promise<number | undefined> {
+    return this.db
+      .prepare('SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
+      .pluck()
+      .get(keyHash) as number | undefined;
+  }
+
+  async activeKeys(): Promise<Map<string, number>> {
+    const rows = this.db.prepare('SELECT key_hash, id FROM api_keys WHERE revoked_at IS NULL').raw().all() as [string, number][];
+    return new Map(rows);
+  }
+
+  async version(): Promise<number> {
+    return this.db.prepare("SELECT version FROM data_versions WHERE name = 'keys'").pluck().get() as number;
+  }
+}

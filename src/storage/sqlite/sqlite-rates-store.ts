@@ -1,0 +1,55 @@
+import type { RateRow } from '../../domain/snapshot.js';
+import type { MergeReport, RatesStore } from '../ports.js';
+import type { SqliteDb } from './connection.js';
+
+export class SqliteRatesStore implements RatesStore {
+  private readonly selectRate;
+  private readonly upsertRate;
+  private readonly bumpVersion;
+  private readonly selectVersion;
+  private readonly selectSince;
+
+  constructor(private readonly db: SqliteDb) {
+    this.selectRate = db.prepare('SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
+    this.upsertRate = db.prepare(`INSERT INTO rates (day, currency, rate, version) VALUES (?, ?, ?, ?)
+      ON CONFLICT (day, currency) DO UPDATE SET rate = excluded.rate, version = excluded.version`);
+    this.bumpVersion = db
+      .prepare("UPDATE data_versions SET version = version + 1 WHERE name = 'rates' RETURNING version")
+      .pluck();
+    this.selectVersion = db.prepare("SELECT version FROM data_versions WHERE name = 'rates'").pluck();
+    this.selectSince = db.prepare('SELECT day AS date, currency, rate FROM rates WHERE version > ?');
+  }
+
+  async merge(rows: readonly RateRow[]): Promise<MergeReport> {
+    return this.db.transaction(() => {
+      let added = 0;
+      let changed = 0;
+      const writes: RateRow[] = [];
+      for (const row of rows) {
+        const stored = this.selectRate.get(row.date, row.currency) as string | undefined;
+        if (stored === row.rate) continue;
+        if (stored === undefined) added++;
+        else changed++;
+        writes.push(row);
+      }
+      let version = this.selectVersion.get() as number;
+      if (writes.length > 0) {
+        version = this.bumpVersion.get() as number;
+        for (const row of writes) this.upsertRate.run(row.date, row.currency, row.rate, version);
+      }
+      return { days: new Set(rows.map((row) => row.date)).size, rates: rows.length, added, changed, version };
+    }).immediate();
+  }
+
+  async version(): Promise<number> {
+    return this.selectVersion.get() as number;
+  }
+
+  async rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }> {
+    // One read transaction, so the rows and the version come from the same state of the file.
+    return this.db.transaction(() => ({
+      rows: this.selectSince.all(version) as RateRow[],
+      version: this.selectVersion.get() as number,
+    }))();
+  }
+}
