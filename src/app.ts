@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
+import { logAccess } from './http/access-log.js';
 import { corsHeaders } from './http/cors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { authenticateAndCount } from './http/hooks/authenticate.js';
@@ -32,6 +33,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 30_000,
+    // One access line per request, written in onResponse (http/access-log.ts), not two.
+    disableRequestLogging: true,
   });
 
   app.removeAllContentTypeParsers();
@@ -44,6 +47,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   registerErrorHandling(app);
   app.addHook('onRequest', corsHeaders);
+  app.addHook('onResponse', logAccess);
   app.register(async (methods) => otherMethodRoutes(methods));
   app.register(async (api) => {
     api.addHook(

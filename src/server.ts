@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { TrackedCurrencies } from './domain/currencies.js';
+import { systemClock, type Clock } from './domain/quota.js';
 import { scheduleDaily } from './ingest/daily-schedule.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
@@ -17,16 +18,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLogger): Promise<void> {
+/** Runs one ingestion from a URL; a failure is logged as one warning and otherwise ignored. */
+async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLogger, consequence: string): Promise<void> {
   try {
     log.info(summarise(await runIngestion(store, { url })));
   } catch (err) {
-    log.warn(`ingestion from ${url} failed: ${(err as Error).message}`);
+    log.warn(`ingestion failed: ${(err as Error).message}; ${consequence}`);
   }
 }
 
 /** Opens the stores, loads every ingested day into memory, and only then listens. */
-export async function startServer(config: Config, log: FastifyBaseLogger): Promise<RunningServer> {
+export async function startServer(config: Config, log: FastifyBaseLogger, clock: Clock = systemClock): Promise<RunningServer> {
   const stores = await openStores(config.databaseUrl);
   const tracked = new TrackedCurrencies(config.currencies);
   const view = new RatesView(stores.rates, tracked);
@@ -35,13 +37,17 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
 
   if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
     log.info(`no rates stored yet: fetching ${ECB_URLS[config.ingestOnEmpty]}`);
-    await ingestQuietly(stores.rates, ECB_URLS[config.ingestOnEmpty], log);
+    await ingestQuietly(
+      stores.rates,
+      ECB_URLS[config.ingestOnEmpty],
+      log,
+      'serving without rates: rate and conversion answers are 404 until "currency-rates ingest" runs',
+    );
     await view.refresh();
-    if (view.snapshot.isEmpty) log.warn('serving without rates: rate and conversion answers are 404 until an ingestion runs');
   }
   log.info(`loaded ${view.snapshot.dayCount} days of rates`);
 
-  const app = buildApp({ config, tracked, view, keys, quota: stores.quota, logger: log });
+  const app = buildApp({ config, tracked, view, keys, quota: stores.quota, logger: log, clock });
   await app.listen({ port: config.port, host: config.host });
 
   const stopRefresher = startRefresher(() => Promise.all([view.refresh(), keys.refresh()]), config.refreshIntervalMs, log);
@@ -49,7 +55,9 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
     config.ingestScheduleMinute === null
       ? () => undefined
       : scheduleDaily(config.ingestScheduleMinute, () =>
-          ingestQuietly(stores.rates, ECB_URLS[config.ingestScheduleSource], log).then(() => view.refresh().then(() => undefined)),
+          ingestQuietly(stores.rates, ECB_URLS[config.ingestScheduleSource], log, 'the stored rates stay as they are').then(
+            () => view.refresh().then(() => undefined),
+          ),
         );
 
   return {

@@ -1,9 +1,13 @@
 import { decimal, type Decimal } from './money.js';
 
-/** The rates of one day, per 1 EUR. EUR itself is implicit (always 1). */
+/**
+ * The rates of one day, per 1 EUR, as the exact decimal strings stored. EUR itself is implicit
+ * (always 1). Strings rather than parsed decimals: the full history is over 200,000 values, and
+ * a request parses only the few it uses.
+ */
 export interface Day {
   readonly date: string;
-  readonly rates: ReadonlyMap<string, Decimal>;
+  readonly rates: ReadonlyMap<string, string>;
 }
 
 /** A stored rate as the storage layer hands it over. */
@@ -35,7 +39,7 @@ export class RatesSnapshot {
 
   /** A new snapshot with rows merged in (rows replace stored values of the same day and currency). */
   withRows(rows: Iterable<RateRow>, version: number, tracked: ReadonlySet<string>): RatesSnapshot {
-    const changed = new Map<string, Map<string, Decimal>>();
+    const changed = new Map<string, Map<string, string>>();
     for (const row of rows) {
       if (!tracked.has(row.currency) || row.currency === 'EUR') continue;
       let rates = changed.get(row.date);
@@ -43,7 +47,7 @@ export class RatesSnapshot {
         rates = new Map(this.byDate.get(row.date)?.rates ?? []);
         changed.set(row.date, rates);
       }
-      rates.set(row.currency, decimal(row.rate));
+      rates.set(row.currency, row.rate);
     }
     const days = new Map(this.byDate);
     for (const [date, rates] of changed) days.set(date, { date, rates });
@@ -69,6 +73,8 @@ export class RatesSnapshot {
   }
 
   static rateOn(day: Day, code: string): Decimal | undefined {
-    return code === 'EUR' ? ONE : day.rates.get(code);
+    if (code === 'EUR') return ONE;
+    const rate = day.rates.get(code);
+    return rate === undefined ? undefined : decimal(rate);
   }
 }

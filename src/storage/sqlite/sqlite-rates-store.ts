@@ -8,6 +8,7 @@ export class SqliteRatesStore implements RatesStore {
   private readonly bumpVersion;
   private readonly selectVersion;
   private readonly selectSince;
+  private readonly selectAll;
 
   constructor(private readonly db: SqliteDb) {
     this.selectRate = db.prepare('SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
@@ -18,6 +19,9 @@ export class SqliteRatesStore implements RatesStore {
       .pluck();
     this.selectVersion = db.prepare("SELECT version FROM data_versions WHERE name = 'rates'").pluck();
     this.selectSince = db.prepare('SELECT day AS date, currency, rate FROM rates WHERE version > ?');
+    // A full load reads the table in key order; going through the version index would cost a
+    // lookup per row.
+    this.selectAll = db.prepare('SELECT day AS date, currency, rate FROM rates');
   }
 
   async merge(rows: readonly RateRow[]): Promise<MergeReport> {
@@ -48,7 +52,7 @@ export class SqliteRatesStore implements RatesStore {
   async rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }> {
     // One read transaction, so the rows and the version come from the same state of the file.
     return this.db.transaction(() => ({
-      rows: this.selectSince.all(version) as RateRow[],
+      rows: (version === 0 ? this.selectAll.all() : this.selectSince.all(version)) as RateRow[],
       version: this.selectVersion.get() as number,
     }))();
   }

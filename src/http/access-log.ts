@@ -1,0 +1,16 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** One structured line per request: what was asked, by which key id (never the key), how it went. */
+export async function logAccess(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  request.log.info(
+    {
+      method: request.method,
+      url: request.url,
+      route: request.routeOptions.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+      keyId: request.keyId,
+    },
+    'request',
+  );
+}
