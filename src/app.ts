@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
@@ -9,6 +9,7 @@ import { authenticateAndCount } from './http/hooks/authenticate.js';
 import { validateInput } from './http/hooks/validate-input.js';
 import { convertRoutes } from './http/routes/convert-routes.js';
 import { currenciesRoutes } from './http/routes/currencies-routes.js';
+import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { otherMethodRoutes } from './http/routes/other-methods.js';
 import { ratesRoutes } from './http/routes/rates-routes.js';
 import type { KeyCache } from './live/key-cache.js';
@@ -21,6 +22,7 @@ export interface AppDeps {
   view: RatesView;
   keys: KeyCache;
   quota: QuotaStore;
+  readiness: Readiness;
   logger: FastifyBaseLogger | false;
   clock?: Clock;
 }
@@ -34,7 +36,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 30_000,
     // One access line per request, written in onResponse (http/access-log.ts), not two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   app.removeAllContentTypeParsers();
@@ -49,6 +51,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onRequest', corsHeaders);
   app.addHook('onResponse', logAccess);
   app.register(async (methods) => otherMethodRoutes(methods));
+  app.register(async (probes) => healthRoutes(probes, deps.readiness));
   app.register(async (api) => {
     api.addHook(
       'onRequest',

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
@@ -10,7 +11,10 @@ const integer = (min: number, max: number) => z.coerce.number().int().min(min).m
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: z.string().min(1).default('sqlite:./data/currency-rates.db'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
+    .default('sqlite:./data/currency-rates.db'),
   QUOTA_LIMIT: integer(1, 1_000_000_000).default(1000),
   QUOTA_PERIOD_DAYS: integer(1, 3650).default(30),
   CURRENCIES: z
@@ -26,6 +30,16 @@ const schema = z.object({
     .refine((value) => value === 'off' || /^([01]\d|2[0-3]):[0-5]\d$/.test(value), 'must be HH:MM (UTC) or off'),
   INGEST_SCHEDULE_SOURCE: z.enum(INGEST_SOURCES).default('ecb-90d'),
   REFRESH_INTERVAL_MS: integer(100, 5000).default(1000),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().default('currency-rates:'),
+  WORKERS: z
+    .string()
+    .default('1')
+    .refine((value) => value === 'auto' || /^[1-9]\d{0,2}$/.test(value), 'must be a positive integer or auto')
+    .transform((value) => (value === 'auto' ? availableParallelism() : Number(value))),
 });
 
 export interface Config {
@@ -40,6 +54,11 @@ export interface Config {
   ingestScheduleMinute: number | null;
   ingestScheduleSource: IngestSourceName;
   refreshIntervalMs: number;
+  /** Quota counters in Redis instead of the database. */
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  /** Worker processes sharing the port (node:cluster); 1 runs in-process. */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -67,5 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestScheduleMinute: c.INGEST_SCHEDULE === 'off' ? null : hours! * 60 + minutes!,
     ingestScheduleSource: c.INGEST_SCHEDULE_SOURCE,
     refreshIntervalMs: c.REFRESH_INTERVAL_MS,
+    redisUrl: c.REDIS_URL,
+    redisKeyPrefix: c.REDIS_KEY_PREFIX,
+    workers: c.WORKERS,
   };
 }

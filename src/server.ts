@@ -3,8 +3,8 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
-import { scheduleDaily } from './ingest/daily-schedule.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
+import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
 import { KeyCache } from './live/key-cache.js';
 import { RatesView } from './live/rates-view.js';
@@ -47,18 +47,22 @@ export async function startServer(config: Config, log: FastifyBaseLogger, clock:
   }
   log.info(`loaded ${view.snapshot.dayCount} days of rates`);
 
-  const app = buildApp({ config, tracked, view, keys, quota: stores.quota, logger: log, clock });
+  const app = buildApp({ config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock });
   await app.listen({ port: config.port, host: config.host });
 
   const stopRefresher = startRefresher(() => Promise.all([view.refresh(), keys.refresh()]), config.refreshIntervalMs, log);
   const stopSchedule =
     config.ingestScheduleMinute === null
       ? () => undefined
-      : scheduleDaily(config.ingestScheduleMinute, () =>
-          ingestQuietly(stores.rates, ECB_URLS[config.ingestScheduleSource], log, 'the stored rates stay as they are').then(
-            () => view.refresh().then(() => undefined),
-          ),
-        );
+      : scheduleIngestion({
+          rates: stores.rates,
+          jobs: stores.jobs,
+          source: config.ingestScheduleSource,
+          minuteOfDay: config.ingestScheduleMinute,
+          log,
+          clock,
+          onLanded: () => view.refresh(),
+        });
 
   return {
     app,

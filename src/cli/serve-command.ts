@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
+import { superviseWorkers } from '../cluster.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startServer } from '../server.js';
@@ -9,6 +11,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   if (values.help) return void console.log(USAGE.serve);
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config.workers, log);
+
   const server = await startServer(config, log);
   let stopping = false;
   const stop = (signal: string) => {

@@ -15,7 +15,7 @@ Configuration comes from the environment (see README: DATABASE_URL, PORT, ...).`
 
 Runs the HTTP API. Configured by environment variables: PORT, HOST, DATABASE_URL, QUOTA_LIMIT,
 QUOTA_PERIOD_DAYS, CURRENCIES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGEST_SCHEDULE_SOURCE,
-REFRESH_INTERVAL_MS.`,
+REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS (see README, "Configuration").`,
   ingest: `Usage: currency-rates ingest [--file PATH | --url URL | --source ecb-daily|ecb-90d|ecb-hist]
 
 Loads ECB reference rates (XML, CSV, or the history ZIP; detected by content) into the store

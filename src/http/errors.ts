@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NoDataError, UnknownCurrencyError } from '../domain/errors.js';
+import { StoreUnavailableError } from '../storage/ports.js';
 
 /** An answer other than 200, carrying the spec's message (an array for validation failures). */
 export class HttpError extends Error {
@@ -21,10 +22,14 @@ export function errorBody(statusCode: number, message: string | string[], withEr
     : { statusCode, message };
 }
 
+/** Never a guess: when a backend fails, the request is neither answered nor counted. */
+export const UNAVAILABLE = 'Service temporarily unavailable: a storage backend cannot be reached. Retry shortly.';
+
 function toHttpError(error: FastifyError | Error): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof UnknownCurrencyError) return new HttpError(400, error.message);
   if (error instanceof NoDataError) return new HttpError(404, error.message);
+  if (error instanceof StoreUnavailableError) return new HttpError(503, UNAVAILABLE);
   const status = (error as FastifyError).statusCode;
   // Framework errors below 500 (a bad URL encoding, an oversized body) describe the request.
   if (status !== undefined && status >= 400 && status < 500) return new HttpError(status, error.message);
@@ -43,7 +48,12 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const httpError = toHttpError(error);
-    if (httpError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (httpError.statusCode === 503) {
+      request.log.warn({ err: error }, 'storage backend unavailable');
+      reply.header('retry-after', '1');
+    } else if (httpError.statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
     return sendError(reply, httpError);
   });
   app.setNotFoundHandler((request, reply) => {

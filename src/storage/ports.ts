@@ -46,11 +46,40 @@ export interface QuotaStore {
   usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined>;
 }
 
+/**
+ * Claims on scheduled jobs, so that of many instances exactly one runs each scheduled
+ * ingestion. A claim is a lease: if its holder dies before completing, another instance may take
+ * the same slot over once the lease has run out, so a crash never blocks a run.
+ */
+export interface JobClaims {
+  /** True when this caller now holds `slot` (e.g. "ingest:2026-11-21"). */
+  claim(slot: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
+  /** Marks the slot done; nobody claims it again. */
+  complete(slot: string, holder: string, now: number): Promise<void>;
+}
+
 export interface Stores {
   rates: RatesStore;
   keys: KeyStore;
   quota: QuotaStore;
+  jobs: JobClaims;
+  /** Resolves when every backend answers; rejects with the first failure. For /ready. */
+  ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A backend could not be reached or failed mid-request. The HTTP layer answers 503 and never a
+ * guess; adapters wrap driver errors in it at their boundary.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  constructor(
+    readonly backend: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${backend} is unavailable`, options);
+  }
 }
 
 /** Stores as opened: the schema is up to date, and these migrations were applied on the way. */

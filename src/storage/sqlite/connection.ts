@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../ports.js';
 
 export type SqliteDb = Database.Database;
 
@@ -18,4 +19,17 @@ export function openSqlite(path: string): SqliteDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   return db;
+}
+
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/;
+
+/** Runs a request-path statement, turning I/O and lock failures into StoreUnavailableError. */
+export function onSqlite<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) throw new StoreUnavailableError('SQLite', { cause: err });
+    throw err;
+  }
 }

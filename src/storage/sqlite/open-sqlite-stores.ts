@@ -1,6 +1,7 @@
 import type { OpenedStores } from '../ports.js';
 import { openSqlite } from './connection.js';
 import { migrateSqlite } from './migrate.js';
+import { SqliteJobClaims } from './sqlite-job-claims.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { SqliteQuotaStore } from './sqlite-quota-store.js';
 import { SqliteRatesStore } from './sqlite-rates-store.js';
@@ -19,6 +20,10 @@ export function openSqliteStores(path: string): OpenedStores {
     rates: new SqliteRatesStore(db),
     keys: new SqliteKeyStore(db),
     quota: new SqliteQuotaStore(db),
+    jobs: new SqliteJobClaims(db),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
     appliedMigrations: applied,
     close: async () => {
       db.close();

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../../domain/api-keys.js';
 import type { KeyStore } from '../ports.js';
-import type { SqliteDb } from './connection.js';
+import { onSqlite, type SqliteDb } from './connection.js';
 
 interface KeyRow {
   id: number;
@@ -50,10 +50,9 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async findActive(keyHash: string): Promise<number | undefined> {
-    return this.db
-      .prepare('SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
-      .pluck()
-      .get(keyHash) as number | undefined;
+    return onSqlite(
+      () => this.db.prepare('SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').pluck().get(keyHash) as number | undefined,
+    );
   }
 
   async activeKeys(): Promise<Map<string, number>> {

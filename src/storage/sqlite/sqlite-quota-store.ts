@@ -1,6 +1,6 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import type { QuotaStore } from '../ports.js';
-import type { SqliteDb } from './connection.js';
+import { onSqlite, type SqliteDb } from './connection.js';
 
 interface UsageRow {
   used: number;
@@ -33,7 +33,7 @@ export class SqliteQuotaStore implements QuotaStore {
   }
 
   async consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return this.consumeTx.immediate(keyId, now, policy);
+    return onSqlite(() => this.consumeTx.immediate(keyId, now, policy));
   }
 
   async usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined> {

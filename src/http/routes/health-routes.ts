@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { HttpError, sendError, UNAVAILABLE } from '../errors.js';
+
+export interface Readiness {
+  /** Rejects when a backend cannot be reached. */
+  ping(): Promise<void>;
+}
+
+/** For load balancers and orchestrators: no key, not counted. */
+export function healthRoutes(app: FastifyInstance, readiness: Readiness): void {
+  app.get('/health', async (_request, reply) => reply.type('application/json; charset=utf-8').send('{"status":"ok"}'));
+  app.get('/ready', async (request, reply) => {
+    try {
+      await readiness.ping();
+    } catch (err) {
+      request.log.warn({ err }, 'not ready');
+      return sendError(reply, new HttpError(503, UNAVAILABLE));
+    }
+    return reply.type('application/json; charset=utf-8').send('{"status":"ready"}');
+  });
+}
