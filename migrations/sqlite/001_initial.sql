@@ -31,3 +31,11 @@ CREATE TABLE quota_usage (
   period_start INTEGER NOT NULL,
   used         INTEGER NOT NULL
 );
+
+-- Leases on scheduled jobs: one instance runs each scheduled ingestion.
+CREATE TABLE job_claims (
+  slot         TEXT PRIMARY KEY,
+  holder       TEXT    NOT NULL,
+  lease_until  INTEGER NOT NULL,
+  completed_at INTEGER
+);
