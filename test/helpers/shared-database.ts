@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
+import type { Clock } from '../../src/domain/quota.js';
+import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { openStores } from '../../src/storage/open-stores.js';
+import { FIXTURES, tempDir } from './test-server.js';
+
+/**
+ * For tests that outlive one server: a database file prepared once (keys, data), on which
+ * servers are started and stopped in turn, the way an operator restarts the service.
+ * Wired like test-server.ts's startTestServer, which cannot reopen an existing file.
+ */
+export interface SharedDatabase {
+  databaseUrl: string;
+  /** Valid keys, created before any server starts. */
+  keys: { key: string; id: number }[];
+}
+
+export interface ServerOnDatabase {
+  url: string;
+  /** GET (or another method) with `key` (default: the database's first key). */
+  get(path: string, init?: { key?: string; method?: string; headers?: Record<string, string> }): Promise<Response>;
+  /** Stops the server; safe to call twice (the test's after-hook calls it again). */
+  close(): Promise<void>;
+}
+
+export async function prepareDatabase(
+  t: TestContext,
+  options: { keys?: number; ingest?: string[] } = {},
+): Promise<SharedDatabase> {
+  const databaseUrl = `sqlite:${join(tempDir(t), 'rates.db')}`;
+  const stores = await openStores(databaseUrl);
+  const keys: SharedDatabase['keys'] = [];
+  for (let i = 0; i < (options.keys ?? 1); i++) {
+    const key = generateApiKey();
+    const record = await stores.keys.create(`key ${i + 1}`, hashApiKey(key), new Date());
+    keys.push({ key, id: record.id });
+  }
+  for (const file of options.ingest ?? []) await runIngestion(stores.rates, { file: FIXTURES + file });
+  await stores.close();
+  return { databaseUrl, keys };
+}
+
+export async function startOnDatabase(
+  t: TestContext,
+  database: SharedDatabase,
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<ServerOnDatabase> {
+  const config = loadConfig({
+    DATABASE_URL: database.databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    INGEST_ON_EMPTY: 'off',
+    INGEST_SCHEDULE: 'off',
+    LOG_LEVEL: 'silent',
+    REFRESH_INTERVAL_MS: '200',
+    ...options.env,
+  });
+  const server: RunningServer = await startServer(config, pino({ level: 'silent' }), options.clock);
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= server.close());
+  t.after(close);
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  const firstKey = database.keys[0]?.key;
+  return {
+    url,
+    close,
+    get: (path, init = {}) =>
+      fetch(url + path, {
+        method: init.method ?? 'GET',
+        headers: { authorization: `Bearer ${init.key ?? firstKey}`, ...init.headers },
+      }),
+  };
+}

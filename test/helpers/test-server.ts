@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
+import type { Clock } from '../../src/domain/quota.js';
+import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { openStores } from '../../src/storage/open-stores.js';
+
+export const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
+export const SHARED_DATA = new URL('../../../../shared/data/', import.meta.url).pathname;
+
+/** A clock tests move by hand instead of sleeping. */
+export class ManualClock implements Clock {
+  constructor(public current = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface TestServer {
+  url: string;
+  /** A valid key (created before start). */
+  key: string;
+  keyId: number;
+  databaseUrl: string;
+  dir: string;
+  server: RunningServer;
+  /** GET (or another method) with the test key unless headers say otherwise. */
+  get(path: string, init?: { headers?: Record<string, string>; method?: string; auth?: boolean }): Promise<Response>;
+}
+
+export interface TestServerOptions {
+  /** Fixture file names (under test/fixtures) or absolute paths, ingested before start, in order. */
+  ingest?: string[];
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+export function tempDir(t: TestContext, prefix = 'currency-rates-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * Starts the production server (same config loader, same wiring) on a random port of 127.0.0.1,
+ * with its own SQLite file in a temp dir, and stops it when the test ends.
+ */
+export async function startTestServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = tempDir(t);
+  const databaseUrl = `sqlite:${join(dir, 'rates.db')}`;
+  const key = generateApiKey();
+  const stores = await openStores(databaseUrl);
+  const record = await stores.keys.create('test', hashApiKey(key), new Date());
+  for (const file of options.ingest ?? []) {
+    await runIngestion(stores.rates, { file: file.startsWith('/') ? file : FIXTURES + file });
+  }
+  await stores.close();
+
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    INGEST_ON_EMPTY: 'off',
+    INGEST_SCHEDULE: 'off',
+    LOG_LEVEL: 'silent',
+    REFRESH_INTERVAL_MS: '200',
+    ...options.env,
+  });
+  const server = await startServer(config, pino({ level: 'silent' }), options.clock);
+  t.after(() => server.close());
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    key,
+    keyId: record.id,
+    databaseUrl,
+    dir,
+    server,
+    get: (path, init = {}) =>
+      fetch(url + path, {
+        method: init.method ?? 'GET',
+        headers: { ...(init.auth === false ? {} : { authorization: `Bearer ${key}` }), ...init.headers },
+      }),
+  };
+}
+
+/** Reads a response as status, body text and parsed JSON (when any). */
+export async function read(response: Response): Promise<{ status: number; text: string; json: unknown; headers: Headers }> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, text, json, headers: response.headers };
+}

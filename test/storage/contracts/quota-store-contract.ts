@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, test, type TestContext } from 'node:test';
+import type { QuotaDecision, QuotaPolicy } from '../../../src/domain/quota.js';
+import type { QuotaStore } from '../../../src/storage/ports.js';
+
+export interface QuotaFixture {
+  quota: QuotaStore;
+  /** A key id the store accepts (SQL stores count only existing keys); a new one each call. */
+  newKeyId(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
+const DAY = 86_400_000;
+const MONTH: QuotaPolicy = { limit: 1000, periodMs: 30 * DAY };
+
+function allowedUsed(decisions: QuotaDecision[]): number[] {
+  return decisions.filter((d) => d.allowed).map((d) => d.used).sort((a, b) => a - b);
+}
+const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+/** The QuotaStore port's behaviour (DECISIONS §4), run against every adapter. */
+export function quotaStoreContract(name: string, open: (t: TestContext) => Promise<QuotaFixture>): void {
+  describe(name, () => {
+    const setup = async (t: TestContext) => {
+      const fixture = await open(t);
+      t.after(() => fixture.close());
+      return fixture;
+    };
+
+    test('when a key makes its first request, then a period starts then with the request counted', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      assert.equal(await quota.usage(key), undefined);
+      assert.deepEqual(await quota.consume(key, NOW, MONTH), { allowed: true, used: 1, periodStart: NOW });
+      assert.deepEqual(await quota.usage(key), { used: 1, periodStart: NOW });
+    });
+
+    test('when requests follow within the period, then each is counted against the same period start', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      await quota.consume(key, NOW, MONTH);
+      assert.deepEqual(await quota.consume(key, NOW + 1, MONTH), { allowed: true, used: 2, periodStart: NOW });
+      assert.deepEqual(await quota.consume(key, NOW + 29 * DAY, MONTH), { allowed: true, used: 3, periodStart: NOW });
+      assert.deepEqual(await quota.usage(key), { used: 3, periodStart: NOW });
+    });
+
+    test('when the limit is reached, then requests are refused, and refused requests are not counted', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      const policy = { limit: 3, periodMs: DAY };
+      for (let i = 1; i <= 3; i++) assert.deepEqual(await quota.consume(key, NOW + i, policy), { allowed: true, used: i, periodStart: NOW + 1 });
+      for (let i = 0; i < 5; i++) assert.deepEqual(await quota.consume(key, NOW + 100, policy), { allowed: false, used: 3, periodStart: NOW + 1 });
+      assert.deepEqual(await quota.usage(key), { used: 3, periodStart: NOW + 1 });
+    });
+
+    test('when now reaches periodStart + periodMs, then a new period starts; one ms before, it does not', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      const policy = { limit: 2, periodMs: DAY };
+      await quota.consume(key, NOW, policy);
+      await quota.consume(key, NOW, policy);
+      assert.deepEqual(await quota.consume(key, NOW + DAY - 1, policy), { allowed: false, used: 2, periodStart: NOW });
+      assert.deepEqual(await quota.consume(key, NOW + DAY, policy), { allowed: true, used: 1, periodStart: NOW + DAY });
+      assert.deepEqual(await quota.usage(key), { used: 1, periodStart: NOW + DAY });
+    });
+
+    test('when a period ends unused up, then the next request starts a new period at its own time', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      const policy = { limit: 5, periodMs: DAY };
+      await quota.consume(key, NOW, policy);
+      await quota.consume(key, NOW + 10, policy);
+      const later = NOW + 3 * DAY + 12_345;
+      assert.deepEqual(await quota.consume(key, later, policy), { allowed: true, used: 1, periodStart: later });
+      assert.deepEqual(await quota.consume(key, later + DAY - 1, policy), { allowed: true, used: 2, periodStart: later });
+    });
+
+    test('when two keys make requests, then each has its own counter and period', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const [a, b] = [await newKeyId(), await newKeyId()];
+      const policy = { limit: 2, periodMs: DAY };
+      await quota.consume(a, NOW, policy);
+      await quota.consume(a, NOW, policy);
+      assert.equal((await quota.consume(a, NOW, policy)).allowed, false);
+      assert.deepEqual(await quota.consume(b, NOW + 5, policy), { allowed: true, used: 1, periodStart: NOW + 5 });
+      assert.deepEqual(await quota.usage(a), { used: 2, periodStart: NOW });
+      assert.deepEqual(await quota.usage(b), { used: 1, periodStart: NOW + 5 });
+    });
+
+    test('when 200 requests arrive at once with a limit of 150, then exactly 150 are counted, as 1..150', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      const policy = { limit: 150, periodMs: DAY };
+      const decisions = await Promise.all(Array.from({ length: 200 }, () => quota.consume(key, NOW, policy)));
+      assert.deepEqual(allowedUsed(decisions), oneTo(150));
+      for (const refused of decisions.filter((d) => !d.allowed)) assert.deepEqual(refused, { allowed: false, used: 150, periodStart: NOW });
+      assert.deepEqual(await quota.usage(key), { used: 150, periodStart: NOW });
+    });
+
+    test('when many requests arrive at once just after a period ended, then exactly one new period starts', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      const policy = { limit: 40, periodMs: DAY };
+      await quota.consume(key, NOW, policy);
+      const next = NOW + DAY + 7;
+      const decisions = await Promise.all(Array.from({ length: 60 }, () => quota.consume(key, next, policy)));
+      assert.deepEqual(allowedUsed(decisions), oneTo(40));
+      assert.ok(decisions.every((d) => d.periodStart === next));
+      assert.deepEqual(await quota.usage(key), { used: 40, periodStart: next });
+    });
+
+    test('when a new key sends concurrent first requests with a limit of 1, then one is counted and the rest see it', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const key = await newKeyId();
+      const policy = { limit: 1, periodMs: DAY };
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => quota.consume(key, NOW, policy)));
+      assert.deepEqual(allowedUsed(decisions), [1]);
+      for (const refused of decisions.filter((d) => !d.allowed)) assert.deepEqual(refused, { allowed: false, used: 1, periodStart: NOW });
+    });
+  });
+}

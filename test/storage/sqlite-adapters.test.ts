@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { describe, type TestContext } from 'node:test';
+import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
+import { jobClaimsContract } from './contracts/job-claims-contract.js';
+import { keyStoreContract } from './contracts/key-store-contract.js';
+import { quotaStoreContract } from './contracts/quota-store-contract.js';
+import { ratesStoreContract } from './contracts/rates-store-contract.js';
+
+/** A fresh in-memory database per test: the same adapters and schema as a file, nothing to clean up. */
+async function open(_t: TestContext) {
+  return openSqliteStores(':memory:');
+}
+
+describe('SQLite adapters', () => {
+  ratesStoreContract('rates store', open);
+  keyStoreContract('key store', open);
+  quotaStoreContract('quota store', async (t) => {
+    const stores = await open(t);
+    return {
+      quota: stores.quota,
+      // quota_usage.key_id references api_keys: count against real keys.
+      newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
+      close: () => stores.close(),
+    };
+  });
+  jobClaimsContract('job claims', open);
+});
