@@ -29,7 +29,12 @@ async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLog
 
 /** Opens the stores, loads every ingested day into memory, and only then listens. */
 export async function startServer(config: Config, log: FastifyBaseLogger, clock: Clock = systemClock): Promise<RunningServer> {
-  const stores = await openStores(config.databaseUrl);
+  const stores = await openStores({
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
+    onBackendError: (err) => log.warn(`storage backend: ${err.message}`),
+  });
   const tracked = new TrackedCurrencies(config.currencies);
   const view = new RatesView(stores.rates, tracked);
   const keys = new KeyCache(stores.keys);

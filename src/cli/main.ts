@@ -39,8 +39,9 @@ async function main(argv: string[]): Promise<number> {
       console.error(`currency-rates ${name}: ${(err as Error).message}\n\n${USAGE[name as keyof typeof USAGE]}`);
       return 2;
     }
-    const message = err instanceof ConfigError ? err.message : (err as Error).message;
-    console.error(`currency-rates ${name}: ${message}`);
+    const cause = (err as Error).cause;
+    const detail = cause instanceof Error && !(err instanceof ConfigError) ? ` (${cause.message})` : '';
+    console.error(`currency-rates ${name}: ${(err as Error).message}${detail}`);
     return 1;
   }
 }

@@ -1,12 +1,47 @@
 import { resolve } from 'node:path';
 import type { OpenedStores } from './ports.js';
+import { openPostgresStores } from './postgres/open-postgres-stores.js';
+import { openRedisQuota } from './redis/open-redis-quota.js';
 import { openSqliteStores } from './sqlite/open-sqlite-stores.js';
 
-/** Opens the adapters named by DATABASE_URL, running pending migrations first. */
-export async function openStores(databaseUrl: string): Promise<OpenedStores> {
+export interface StoreConfig {
+  databaseUrl: string;
+  /** Quota counters in Redis instead of the database. */
+  redisUrl?: string | undefined;
+  redisKeyPrefix?: string;
+  /** Told about backend connection errors as they happen (they never carry secrets). */
+  onBackendError?: (err: Error) => void;
+}
+
+async function openDatabase(databaseUrl: string, onError?: (err: Error) => void): Promise<OpenedStores> {
   if (databaseUrl.startsWith('sqlite:')) {
     const path = databaseUrl.slice('sqlite:'.length);
     return openSqliteStores(path === ':memory:' ? path : resolve(path));
   }
-  throw new Error(`DATABASE_URL: unsupported scheme in "${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}" (expected sqlite:PATH)`);
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgresStores(databaseUrl, onError ? { onError } : {});
+  throw new Error(`DATABASE_URL: unsupported scheme (expected sqlite:PATH or postgres://…)`);
+}
+
+/** Opens the adapters the configuration names, running pending migrations first. */
+export async function openStores(config: StoreConfig | string): Promise<OpenedStores> {
+  const { databaseUrl, redisUrl, redisKeyPrefix, onBackendError } = typeof config === 'string' ? { databaseUrl: config } : config;
+  const database = await openDatabase(databaseUrl, onBackendError);
+  if (redisUrl === undefined) return database;
+  let redis;
+  try {
+    redis = await openRedisQuota(redisUrl, redisKeyPrefix ?? 'currency-rates:', onBackendError ? { onError: onBackendError } : {});
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return {
+    ...database,
+    quota: redis.quota,
+    ping: async () => {
+      await Promise.all([database.ping(), redis.ping()]);
+    },
+    close: async () => {
+      await Promise.all([database.close(), redis.close()]);
+    },
+  };
 }
