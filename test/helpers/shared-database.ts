@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
@@ -6,8 +5,9 @@ import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { openStores } from '../../src/storage/open-stores.js';
-import { FIXTURES, tempDir } from './test-server.js';
+import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
+import { freshTestStores } from './test-backend.js';
+import { FIXTURES } from './test-server.js';
 
 /**
  * For tests that outlive one server: a database file prepared once (keys, data), on which
@@ -15,7 +15,9 @@ import { FIXTURES, tempDir } from './test-server.js';
  * Wired like test-server.ts's startTestServer, which cannot reopen an existing file.
  */
 export interface SharedDatabase {
-  databaseUrl: string;
+  storeConfig: StoreConfig;
+  env: Record<string, string>;
+  beforeCleanup(close: () => Promise<unknown>): void;
   /** Valid keys, created before any server starts. */
   keys: { key: string; id: number }[];
 }
@@ -32,8 +34,8 @@ export async function prepareDatabase(
   t: TestContext,
   options: { keys?: number; ingest?: string[] } = {},
 ): Promise<SharedDatabase> {
-  const databaseUrl = `sqlite:${join(tempDir(t), 'rates.db')}`;
-  const stores = await openStores(databaseUrl);
+  const backend = await freshTestStores(t);
+  const stores = await openStores(backend.storeConfig);
   const keys: SharedDatabase['keys'] = [];
   for (let i = 0; i < (options.keys ?? 1); i++) {
     const key = generateApiKey();
@@ -42,7 +44,7 @@ export async function prepareDatabase(
   }
   for (const file of options.ingest ?? []) await runIngestion(stores.rates, { file: FIXTURES + file });
   await stores.close();
-  return { databaseUrl, keys };
+  return { ...backend, keys };
 }
 
 export async function startOnDatabase(
@@ -51,7 +53,7 @@ export async function startOnDatabase(
   options: { env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<ServerOnDatabase> {
   const config = loadConfig({
-    DATABASE_URL: database.databaseUrl,
+    ...database.env,
     PORT: '0',
     HOST: '127.0.0.1',
     INGEST_ON_EMPTY: 'off',
@@ -63,7 +65,7 @@ export async function startOnDatabase(
   const server: RunningServer = await startServer(config, pino({ level: 'silent' }), options.clock);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= server.close());
-  t.after(close);
+  database.beforeCleanup(close);
   const address = server.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   const url = `http://127.0.0.1:${address.port}`;

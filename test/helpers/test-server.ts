@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
@@ -8,7 +5,9 @@ import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { openStores } from '../../src/storage/open-stores.js';
+import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
+import { tempDir } from './temp-dir.js';
+import { freshTestStores } from './test-backend.js';
 
 export const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
 export const SHARED_DATA = new URL('../../../../shared/data/', import.meta.url).pathname;
@@ -29,8 +28,9 @@ export interface TestServer {
   /** A valid key (created before start). */
   key: string;
   keyId: number;
+  /** Where the server's stores are: open them with openStores(storeConfig). */
+  storeConfig: StoreConfig;
   databaseUrl: string;
-  dir: string;
   server: RunningServer;
   /** GET (or another method) with the test key unless headers say otherwise. */
   get(path: string, init?: { headers?: Record<string, string>; method?: string; auth?: boolean }): Promise<Response>;
@@ -43,21 +43,16 @@ export interface TestServerOptions {
   clock?: Clock;
 }
 
-export function tempDir(t: TestContext, prefix = 'currency-rates-test-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export { tempDir };
 
 /**
  * Starts the production server (same config loader, same wiring) on a random port of 127.0.0.1,
- * with its own SQLite file in a temp dir, and stops it when the test ends.
+ * with stores of its own (see test-backend.ts), and stops it when the test ends.
  */
 export async function startTestServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
-  const dir = tempDir(t);
-  const databaseUrl = `sqlite:${join(dir, 'rates.db')}`;
+  const backend = await freshTestStores(t);
   const key = generateApiKey();
-  const stores = await openStores(databaseUrl);
+  const stores = await openStores(backend.storeConfig);
   const record = await stores.keys.create('test', hashApiKey(key), new Date());
   for (const file of options.ingest ?? []) {
     await runIngestion(stores.rates, { file: file.startsWith('/') ? file : FIXTURES + file });
@@ -65,7 +60,7 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   await stores.close();
 
   const config = loadConfig({
-    DATABASE_URL: databaseUrl,
+    ...backend.env,
     PORT: '0',
     HOST: '127.0.0.1',
     INGEST_ON_EMPTY: 'off',
@@ -75,7 +70,7 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
     ...options.env,
   });
   const server = await startServer(config, pino({ level: 'silent' }), options.clock);
-  t.after(() => server.close());
+  backend.beforeCleanup(() => server.close());
   const address = server.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   const url = `http://127.0.0.1:${address.port}`;
@@ -83,8 +78,8 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
     url,
     key,
     keyId: record.id,
-    databaseUrl,
-    dir,
+    storeConfig: backend.storeConfig,
+    databaseUrl: backend.storeConfig.databaseUrl,
     server,
     get: (path, init = {}) =>
       fetch(url + path, {

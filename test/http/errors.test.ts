@@ -174,7 +174,7 @@ test('DECISIONS §1.2: the Authorization header forms', async (t) => {
     });
   }
   await t.test('when the key is revoked while the server runs, then within 5 s it is an invalid key', async () => {
-    const stores = await openStores(server.databaseUrl);
+    const stores = await openStores(server.storeConfig);
     try {
       assert.equal(await stores.keys.revoke(server.keyId, new Date()), true);
     } finally {

@@ -26,7 +26,7 @@ test('QUOTA_LIMIT=5: what counts, 429, and a fresh period', async (t) => {
   const reset = resetOf(T0);
   const body429 = { statusCode: 429, message: rateLimited(5, 30) };
   const usedInStore = async () => {
-    const stores = await openStores(server.databaseUrl);
+    const stores = await openStores(server.storeConfig);
     try {
       return (await stores.quota.usage(server.keyId))?.used;
     } finally {

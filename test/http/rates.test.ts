@@ -208,7 +208,7 @@ test('a daily file newer than the history moves "latest" forward', async (t) => 
 test('data ingested while the server runs is served within 5 s', async (t) => {
   const server = await startTestServer(t, { ingest: ['hist.csv'] });
   await expectJson(server.get(`${V1}/rates/latest`), 200, EUR_0413);
-  const stores = await openStores(server.databaseUrl);
+  const stores = await openStores(server.storeConfig);
   try {
     await runIngestion(stores.rates, { file: `${FIXTURES}daily.xml` });
   } finally {
