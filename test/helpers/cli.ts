@@ -20,7 +20,8 @@ export function fixture(name: string): string {
 /** Variables the service reads; the parent's values never leak into a test's child. */
 const SERVICE_VARS = new Set([
   'DATABASE_URL', 'PORT', 'HOST', 'QUOTA_LIMIT', 'QUOTA_PERIOD_DAYS', 'CURRENCIES', 'LOG_LEVEL',
-  'INGEST_ON_EMPTY', 'INGEST_SCHEDULE', 'INGEST_SCHEDULE_SOURCE', 'REFRESH_INTERVAL_MS',
+  'INGEST_ON_EMPTY', 'INGEST_SCHEDULE', 'INGEST_SCHEDULE_SOURCE', 'REFRESH_INTERVAL_MS', 'REDIS_URL',
+  'REDIS_KEY_PREFIX', 'WORKERS',
   // set by `node --test` for its own children; the CLI is not a test file
   'NODE_TEST_CONTEXT',
 ]);
