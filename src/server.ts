@@ -62,7 +62,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger, clock:
       : scheduleIngestion({
           rates: stores.rates,
           jobs: stores.jobs,
-          source: config.ingestScheduleSource,
+          url: ECB_URLS[config.ingestScheduleSource],
           minuteOfDay: config.ingestScheduleMinute,
           log,
           clock,
