@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { superviseWorkers } from '../cluster.js';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger, flushLogger } from '../logger.js';
 import { startServer } from '../server.js';
 import { USAGE } from './usage.js';
 
@@ -20,10 +20,10 @@ export async function serveCommand(args: string[]): Promise<void> {
     stopping = true;
     log.info(`${signal}: finishing in-flight requests and stopping`);
     server.close().then(
-      () => process.exit(0),
+      () => flushLogger(log).then(() => process.exit(0)),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed');
-        process.exit(1);
+        void flushLogger(log).then(() => process.exit(1));
       },
     );
   };

@@ -32,12 +32,15 @@ export function describeCurrency(code: string): Currency {
 /** The set of currencies this instance serves, fixed at start from configuration. */
 export class TrackedCurrencies {
   readonly codes: ReadonlySet<string>;
-  readonly list: readonly Currency[];
+  private described: readonly Currency[] | undefined;
 
   constructor(codes: Iterable<string>) {
-    const upper = [...new Set([...codes].map((code) => code.toUpperCase()))].sort();
-    this.codes = new Set(upper);
-    this.list = upper.map(describeCurrency);
+    this.codes = new Set([...new Set([...codes].map((code) => code.toUpperCase()))].sort());
+  }
+
+  /** Described on first use: building CLDR formatters costs start-up time a server need not spend. */
+  get list(): readonly Currency[] {
+    return (this.described ??= [...this.codes].map(describeCurrency));
   }
 
   has(code: string): boolean {

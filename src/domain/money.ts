@@ -1,40 +1,71 @@
-import BigPkg from 'big.js';
-import type { Big as BigType } from 'big.js';
-
 /**
- * Exact decimal arithmetic for every money path. A dedicated constructor keeps our rounding
- * (6 places, half-up) from leaking into or being changed by any other user of big.js, and strict
- * mode refuses JavaScript numbers so a binary float can never slip in.
+ * Exact decimal arithmetic for every money path, on scaled integers: a value is `units / 10^scale`
+ * with `units` a BigInt, so nothing is ever a binary float. Conversions multiply and divide
+ * exactly and round once, half-up, to the 6 places shown. (big.js did the same at 5–6 µs per
+ * division; a 25-target bulk conversion needs 50 of them. BigInt does one in well under 1 µs.)
  */
-const Dec = BigPkg();
-Dec.DP = 6;
-Dec.RM = 1; // round half-up
-Dec.strict = true;
-
-export type Decimal = BigType;
+export interface Decimal {
+  readonly units: bigint;
+  readonly scale: number;
+}
 
 export const SHOWN_DECIMALS = 6;
 
 /** Numeric string per DECISIONS §2: optional sign, digits with optional fraction, or `.5`. */
 export const NUMERIC_STRING = /^[+-]?(\d+(\.\d+)?|\.\d+)$/;
 
-/** Parses a string already known to be numeric (big.js has no leading '+'). */
-export function decimal(text: string): Decimal {
-  return new Dec(text.startsWith('+') ? text.slice(1) : text);
+const POWERS_OF_TEN: bigint[] = [1n];
+function pow10(n: number): bigint {
+  while (POWERS_OF_TEN.length <= n) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10n);
+  return POWERS_OF_TEN[n]!;
 }
 
-const ZERO = new Dec('0');
+/** Parses a string already known to match NUMERIC_STRING. */
+export function decimal(text: string): Decimal {
+  const negative = text.startsWith('-');
+  const unsigned = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
+  const point = unsigned.indexOf('.');
+  const digits = point === -1 ? unsigned : unsigned.slice(0, point) + unsigned.slice(point + 1);
+  const units = BigInt(digits === '' ? '0' : digits);
+  return { units: negative ? -units : units, scale: point === -1 ? 0 : unsigned.length - point - 1 };
+}
 
 export function isPositive(value: Decimal): boolean {
-  return value.gt(ZERO);
+  return value.units > 0n;
+}
+
+/** n / d (d > 0) rounded half-up (ties away from zero) to an integer. */
+function roundedQuotient(n: bigint, d: bigint): bigint {
+  const negative = n < 0n;
+  const magnitude = negative ? -n : n;
+  const quotient = magnitude / d;
+  const rounded = 2n * (magnitude - quotient * d) >= d ? quotient + 1n : quotient;
+  return negative ? -rounded : rounded;
+}
+
+/** An integer count of millionths as a fixed 6-place string, never in exponent notation. */
+function formatMillionths(millionths: bigint): string {
+  const negative = millionths < 0n;
+  const digits = (negative ? -millionths : millionths).toString().padStart(SHOWN_DECIMALS + 1, '0');
+  const cut = digits.length - SHOWN_DECIMALS;
+  return `${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`;
 }
 
 /** value × numerator / denominator, exact until the single final rounding to 6 places half-up. */
 export function scaleRounded(value: Decimal, numerator: Decimal, denominator: Decimal): string {
-  return value.times(numerator).div(denominator).toFixed(SHOWN_DECIMALS, 1);
+  // value·num/den = (v·n·10^sd) / (d·10^(sv+sn)); ×10^6 for millionths.
+  const n = value.units * numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
+  const d = denominator.units * pow10(value.scale + numerator.scale);
+  return formatMillionths(roundedQuotient(n, d));
 }
+
+const ONE: Decimal = { units: 1n, scale: 0 };
 
 /** numerator / denominator rounded once to 6 places half-up. */
 export function ratioRounded(numerator: Decimal, denominator: Decimal): string {
-  return numerator.div(denominator).toFixed(SHOWN_DECIMALS, 1);
+  return scaleRounded(ONE, numerator, denominator);
+}
+
+export function one(): Decimal {
+  return ONE;
 }

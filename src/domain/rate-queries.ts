@@ -30,6 +30,20 @@ export interface RateSetQuery {
   symbols?: readonly string[] | undefined;
 }
 
+/**
+ * The shown rate of `to` in `from` on a day, computed once per day and pair: a bulk conversion
+ * asks for up to 25 of them, and the same pairs come back all day.
+ */
+const shownRates = new WeakMap<Day, Map<string, string>>();
+function shownRate(day: Day, from: string, to: string): string {
+  let rates = shownRates.get(day);
+  if (!rates) shownRates.set(day, (rates = new Map()));
+  const pair = `${from}${to}`;
+  let rate = rates.get(pair);
+  if (rate === undefined) rates.set(pair, (rate = ratioRounded(RatesSnapshot.rateOn(day, to)!, RatesSnapshot.rateOn(day, from)!)));
+  return rate;
+}
+
 /** Upper-cased, repeats folded, first-seen order kept (DECISIONS §2: `JPY,jpy` is one code). */
 function distinctCodes(codes: readonly string[]): string[] {
   return [...new Set(codes.map((code) => code.toUpperCase()))];
@@ -42,12 +56,11 @@ function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): v
 }
 
 function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies): RateSet {
-  const baseRate = RatesSnapshot.rateOn(day, base);
-  if (!baseRate) throw new NoDataError(day.date);
+  const quoted = (code: string) => code === 'EUR' || day.rates.has(code);
+  if (!quoted(base)) throw new NoDataError(day.date);
   const rates: Record<string, string> = {};
   for (const code of symbols ? [...symbols].sort() : tracked.codes) {
-    const rate = RatesSnapshot.rateOn(day, code);
-    if (rate) rates[code] = ratioRounded(rate, baseRate);
+    if (quoted(code)) rates[code] = shownRate(day, base, code);
   }
   return { base, date: day.date, rates };
 }
@@ -90,7 +103,7 @@ export function convert(
     to,
     amount: query.amount,
     result: scaleRounded(decimal(query.amount), toRate, fromRate),
-    rate: ratioRounded(toRate, fromRate),
+    rate: shownRate(day, from, to),
     date: day.date,
   };
 }
@@ -113,7 +126,7 @@ export function convertBulk(
     date: day.date,
     conversions: targets.map((to) => {
       const toRate = RatesSnapshot.rateOn(day, to)!;
-      return { to, result: scaleRounded(amount, toRate, fromRate), rate: ratioRounded(toRate, fromRate) };
+      return { to, result: scaleRounded(amount, toRate, fromRate), rate: shownRate(day, from, to) };
     }),
   };
 }

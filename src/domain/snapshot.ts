@@ -1,9 +1,9 @@
-import { decimal, type Decimal } from './money.js';
+import { decodeDayRates, type EncodedDay } from './day-encoding.js';
+import { decimal, one, type Decimal } from './money.js';
 
 /**
  * The rates of one day, per 1 EUR, as the exact decimal strings stored. EUR itself is implicit
- * (always 1). Strings rather than parsed decimals: the full history is over 200,000 values, and
- * a request parses only the few it uses.
+ * (always 1).
  */
 export interface Day {
   readonly date: string;
@@ -17,7 +17,25 @@ export interface RateRow {
   rate: string;
 }
 
-const ONE = decimal('1');
+const ONE = one();
+
+/**
+ * A day kept as the store encoded it and decoded on first use: a start-up loads the whole history
+ * without building 200,000 map entries, and most requests only ever touch the newest days.
+ */
+class StoredDay implements Day {
+  private decoded: ReadonlyMap<string, string> | undefined;
+
+  constructor(
+    readonly date: string,
+    private readonly encoded: string,
+    private readonly tracked: ReadonlySet<string>,
+  ) {}
+
+  get rates(): ReadonlyMap<string, string> {
+    return (this.decoded ??= decodeDayRates(this.encoded, (code) => code !== 'EUR' && this.tracked.has(code)));
+  }
+}
 
 /**
  * An immutable view of every ingested day, restricted to the tracked currencies. Requests read
@@ -37,21 +55,11 @@ export class RatesSnapshot {
     return new RatesSnapshot(new Map(), 0);
   }
 
-  /** A new snapshot with rows merged in (rows replace stored values of the same day and currency). */
-  withRows(rows: Iterable<RateRow>, version: number, tracked: ReadonlySet<string>): RatesSnapshot {
-    const changed = new Map<string, Map<string, string>>();
-    for (const row of rows) {
-      if (!tracked.has(row.currency) || row.currency === 'EUR') continue;
-      let rates = changed.get(row.date);
-      if (!rates) {
-        rates = new Map(this.byDate.get(row.date)?.rates ?? []);
-        changed.set(row.date, rates);
-      }
-      rates.set(row.currency, row.rate);
-    }
-    const days = new Map(this.byDate);
-    for (const [date, rates] of changed) days.set(date, { date, rates });
-    return new RatesSnapshot(days, version);
+  /** A new snapshot in which the given days (each whole, as stored) replace the ones held. */
+  withDays(days: Iterable<EncodedDay>, version: number, tracked: ReadonlySet<string>): RatesSnapshot {
+    const merged = new Map(this.byDate);
+    for (const day of days) merged.set(day.date, new StoredDay(day.date, day.rates, tracked));
+    return new RatesSnapshot(merged, version);
   }
 
   get isEmpty(): boolean {
@@ -60,6 +68,11 @@ export class RatesSnapshot {
 
   get dayCount(): number {
     return this.newestFirst.length;
+  }
+
+  /** Every ingested date, newest first. */
+  get datesNewestFirst(): string[] {
+    return this.newestFirst.map((day) => day.date);
   }
 
   day(date: string): Day | undefined {

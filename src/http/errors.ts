@@ -1,10 +1,19 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NoDataError, UnknownCurrencyError } from '../domain/errors.js';
+import { loggableError } from '../loggable-error.js';
 import { StoreUnavailableError } from '../storage/ports.js';
 
 /** An answer other than 200, carrying the spec's message (an array for validation failures). */
-export class HttpError extends Error {
+export interface ErrorAnswer {
+  readonly statusCode: number;
+  readonly messages: string | string[];
+  /** SPEC §7: the 429 body has no `error` field. */
+  readonly withErrorField: boolean;
+}
+
+/** The same, thrown from where answering directly is not possible (route handlers, the domain's callers). */
+export class HttpError extends Error implements ErrorAnswer {
   override name = 'HttpError';
   constructor(
     readonly statusCode: number,
@@ -36,7 +45,7 @@ function toHttpError(error: FastifyError | Error): HttpError {
   return new HttpError(500, 'Internal Server Error');
 }
 
-export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply {
   if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
   return reply
     .code(error.statusCode)
@@ -49,10 +58,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const httpError = toHttpError(error);
     if (httpError.statusCode === 503) {
-      request.log.warn({ err: error }, 'storage backend unavailable');
+      request.log.warn({ err: loggableError(error) }, 'storage backend unavailable');
       reply.header('retry-after', '1');
     } else if (httpError.statusCode >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      request.log.error({ err: loggableError(error) }, 'request failed');
     }
     return sendError(reply, httpError);
   });

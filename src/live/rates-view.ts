@@ -4,7 +4,7 @@ import type { RatesStore } from '../storage/ports.js';
 
 /**
  * The snapshot every request reads. Refreshing asks the store for its version and, only when it
- * moved, for the rows written since the version held: a daily run costs one small query.
+ * moved, for the days written since the version held: a daily run costs one small query.
  */
 export class RatesView {
   private current = RatesSnapshot.empty();
@@ -22,8 +22,8 @@ export class RatesView {
   async refresh(): Promise<boolean> {
     const held = this.current.version;
     if ((await this.store.version()) === held) return false;
-    const { rows, version } = await this.store.rowsSince(held);
-    this.current = this.current.withRows(rows, version, this.tracked.codes);
+    const { days, version } = await this.store.daysSince(held);
+    this.current = this.current.withDays(days, version, this.tracked.codes);
     return true;
   }
 }

@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
 import type { OpenedStores } from './ports.js';
-import { openPostgresStores } from './postgres/open-postgres-stores.js';
-import { openRedisQuota } from './redis/open-redis-quota.js';
 import { openSqliteStores } from './sqlite/open-sqlite-stores.js';
 
 export interface StoreConfig {
@@ -18,7 +16,11 @@ async function openDatabase(databaseUrl: string, onError?: (err: Error) => void)
     const path = databaseUrl.slice('sqlite:'.length);
     return openSqliteStores(path === ':memory:' ? path : resolve(path));
   }
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgresStores(databaseUrl, onError ? { onError } : {});
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // Loaded only when used: a SQLite deployment starts without the drivers it does not need.
+    const { openPostgresStores } = await import('./postgres/open-postgres-stores.js');
+    return openPostgresStores(databaseUrl, onError ? { onError } : {});
+  }
   throw new Error(`DATABASE_URL: unsupported scheme (expected sqlite:PATH or postgres://…)`);
 }
 
@@ -27,6 +29,7 @@ export async function openStores(config: StoreConfig | string): Promise<OpenedSt
   const { databaseUrl, redisUrl, redisKeyPrefix, onBackendError } = typeof config === 'string' ? { databaseUrl: config } : config;
   const database = await openDatabase(databaseUrl, onBackendError);
   if (redisUrl === undefined) return database;
+  const { openRedisQuota } = await import('./redis/open-redis-quota.js');
   let redis;
   try {
     redis = await openRedisQuota(redisUrl, redisKeyPrefix ?? 'currency-rates:', onBackendError ? { onError: onBackendError } : {});

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-keys.js';
+import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
 import type { RateRow } from '../domain/snapshot.js';
 
@@ -24,6 +25,11 @@ export interface RatesStore {
   version(): Promise<number>;
   /** Every row written by merges after `version` (0: everything), and the version they bring. */
   rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }>;
+  /**
+   * Every day touched by merges after `version` (0: every day), each whole (all its stored
+   * currencies), and the version they bring: what a server loads at start and on refresh.
+   */
+  daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }>;
 }
 
 export interface KeyStore {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders, rateLimitMessage, type Clock, type QuotaPolicy } from '../../domain/quota.js';
 import type { KeyCache } from '../../live/key-cache.js';
 import type { QuotaStore } from '../../storage/ports.js';
-import { HttpError } from '../errors.js';
+import { HttpError, sendError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,19 +21,24 @@ export interface GateDeps {
   clock: Clock;
 }
 
-/** DECISIONS §1: auth (401), then quota (429); everything that passes is counted. */
+/**
+ * DECISIONS §1: auth (401), then quota (429); everything that passes is counted. The refusals
+ * are answered right here, from answers built once: this is the path a flood of bad keys takes.
+ */
 export function authenticateAndCount(deps: GateDeps) {
-  const exceeded = rateLimitMessage(deps.policy);
-  return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const missing = new HttpError(401, 'Missing or malformed Authorization header');
+  const invalid = new HttpError(401, 'Invalid API key');
+  const exceeded = new HttpError(429, rateLimitMessage(deps.policy), false);
+  return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const header = request.headers.authorization;
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    if (token === undefined) throw new HttpError(401, 'Missing or malformed Authorization header');
+    if (token === undefined) return sendError(reply, missing);
     const keyId = await deps.keys.authenticate(token);
-    if (keyId === undefined) throw new HttpError(401, 'Invalid API key');
+    if (keyId === undefined) return sendError(reply, invalid);
     request.keyId = keyId;
     const now = deps.clock.now();
     const decision = await deps.quota.consume(keyId, now, deps.policy);
     reply.headers(rateLimitHeaders(deps.policy, decision, now));
-    if (!decision.allowed) throw new HttpError(429, exceeded, false);
+    return decision.allowed ? undefined : sendError(reply, exceeded);
   };
 }

@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
-import { HttpError } from '../errors.js';
+import { sendError } from '../errors.js';
 
 interface RouteSchemas {
   params?: ZodType;
@@ -13,7 +13,7 @@ interface RouteSchemas {
  * the first failing part, so its compiler is a pass-through and the same zod schemas, which also
  * document the routes, are applied here.
  */
-export async function validateInput(request: FastifyRequest): Promise<void> {
+export async function validateInput(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const schemas = (request.routeOptions.schema ?? {}) as RouteSchemas;
   const messages: string[] = [];
   const parsed: { params?: unknown; query?: unknown } = {};
@@ -26,7 +26,8 @@ export async function validateInput(request: FastifyRequest): Promise<void> {
     if (result.success) parsed[part] = result.data;
     else messages.push(...result.error.issues.map((issue) => issue.message));
   }
-  if (messages.length > 0) throw new HttpError(400, messages);
+  if (messages.length > 0) return sendError(reply, { statusCode: 400, messages, withErrorField: true });
   if ('params' in parsed) request.params = parsed.params;
   if ('query' in parsed) request.query = parsed.query;
+  return undefined;
 }

@@ -1,28 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { TrackedCurrencies } from '../../domain/currencies.js';
 import { decimal, isPositive } from '../../domain/money.js';
 import { convert, convertBulk } from '../../domain/rate-queries.js';
-import type { RatesView } from '../../live/rates-view.js';
+import { answer, type RouteContext } from '../answer.js';
 import { HttpError } from '../errors.js';
 import { bulkQuery, convertQuery, MESSAGES } from '../request-schemas.js';
-import { sendJson } from '../send-json.js';
 
 /** DECISIONS §1.5: checked after every format rule, before currencies are looked up. */
 function requirePositive(amount: string): void {
   if (!isPositive(decimal(amount))) throw new HttpError(400, MESSAGES.amountPositive);
 }
 
-export function convertRoutes(app: FastifyInstance, view: RatesView, tracked: TrackedCurrencies): void {
+export function convertRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { view, tracked } = context;
   app.get('/api/v1/convert', { schema: { querystring: convertQuery } }, (request, reply) => {
     const query = request.query as z.infer<typeof convertQuery>;
     requirePositive(query.amount);
-    return sendJson(request, reply, convert(view.snapshot, tracked, query));
+    return answer(context, request, reply, () => convert(view.snapshot, tracked, query));
   });
 
   app.get('/api/v1/convert/bulk', { schema: { querystring: bulkQuery } }, (request, reply) => {
     const query = request.query as z.infer<typeof bulkQuery>;
     requirePositive(query.amount);
-    return sendJson(request, reply, convertBulk(view.snapshot, tracked, { ...query, to: query.to.split(',') }));
+    return answer(context, request, reply, () => convertBulk(view.snapshot, tracked, { ...query, to: query.to.split(',') }));
   });
 }

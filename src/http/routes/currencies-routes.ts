@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { TrackedCurrencies } from '../../domain/currencies.js';
-import { sendJson } from '../send-json.js';
+import { answer, type RouteContext } from '../answer.js';
 
-export function currenciesRoutes(app: FastifyInstance, tracked: TrackedCurrencies): void {
-  app.get('/api/v1/currencies', (request, reply) => sendJson(request, reply, tracked.list));
+export function currenciesRoutes(app: FastifyInstance, context: RouteContext): void {
+  app.get('/api/v1/currencies', (request, reply) => answer(context, request, reply, () => context.tracked.list));
 }

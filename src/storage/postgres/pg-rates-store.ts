@@ -1,3 +1,4 @@
+import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
@@ -9,6 +10,12 @@ const WRITE_CHUNK = 20_000;
 const UPSERT = `INSERT INTO rates (day, currency, rate, version)
   SELECT day, currency, rate, $4::bigint FROM unnest($1::text[], $2::text[], $3::text[]) AS input (day, currency, rate)
   ON CONFLICT (day, currency) DO UPDATE SET rate = excluded.rate, version = excluded.version`;
+
+/** Rebuilds the one-row-per-day copy of every day the merge at version $1 wrote to. */
+const REFRESH_DAYS = `INSERT INTO rate_days (day, rates, version)
+  SELECT day, string_agg(currency || '=' || rate, ';' ORDER BY currency), $1::bigint FROM rates
+  WHERE day IN (SELECT DISTINCT day FROM rates WHERE version = $1::bigint) GROUP BY day
+  ON CONFLICT (day) DO UPDATE SET rates = excluded.rates, version = excluded.version`;
 
 /** PostgreSQL text cannot hold NUL, so it cannot occur inside a stored day or currency. */
 const cell = (day: string, currency: string) => `${day}\u0000${currency}`;
@@ -64,6 +71,7 @@ export class PgRatesStore implements RatesStore {
           longQuery(UPSERT, [chunk.map((row) => row.date), chunk.map((row) => row.currency), chunk.map((row) => row.rate), version]),
         );
       }
+      await client.query(longQuery(REFRESH_DAYS, [version]));
     }
     return { days: days.length, rates: rows.length, added, changed, version };
   }
@@ -73,6 +81,20 @@ export class PgRatesStore implements RatesStore {
       const result = await this.pool.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
       return result.rows[0]!.version;
     });
+  }
+
+  async daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }> {
+    return pgCall(() =>
+      withTransaction(
+        this.pool,
+        async (client) => {
+          const days = await client.query<EncodedDay>(longQuery('SELECT day AS date, rates FROM rate_days WHERE version > $1', [version]));
+          const current = await client.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
+          return { days: days.rows, version: current.rows[0]!.version };
+        },
+        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
+      ),
+    );
   }
 
   async rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }> {

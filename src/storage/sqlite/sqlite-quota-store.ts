@@ -7,33 +7,71 @@ interface UsageRow {
   period_start: number;
 }
 
+interface Pending {
+  keyId: number;
+  now: number;
+  policy: QuotaPolicy;
+  resolve: (decision: QuotaDecision) => void;
+  reject: (err: unknown) => void;
+}
+
+/** The decision for one request given the counter before it; `next` is the counter after. */
+function decide(row: UsageRow | undefined, now: number, policy: QuotaPolicy): { decision: QuotaDecision; next: UsageRow } {
+  if (!row || now >= row.period_start + policy.periodMs) {
+    return { decision: { allowed: true, used: 1, periodStart: now }, next: { used: 1, period_start: now } };
+  }
+  if (row.used >= policy.limit) return { decision: { allowed: false, used: row.used, periodStart: row.period_start }, next: row };
+  const used = row.used + 1;
+  return { decision: { allowed: true, used, periodStart: row.period_start }, next: { used, period_start: row.period_start } };
+}
+
+/**
+ * Group commit: the requests that arrive within one turn of the event loop are counted in ONE
+ * IMMEDIATE transaction, and each is answered only after that transaction has committed. The
+ * transaction holds the file's write lock from its first read, so the read-decide-write is
+ * atomic across every process sharing the file; within it, requests are decided one by one in
+ * arrival order. A failed commit fails every request of the batch (none is served uncounted).
+ */
 export class SqliteQuotaStore implements QuotaStore {
   private readonly select;
-  private readonly startPeriod;
-  private readonly increment;
-  private readonly consumeTx;
+  private readonly write;
+  private readonly countBatch;
+  private pending: Pending[] = [];
 
   constructor(db: SqliteDb) {
     this.select = db.prepare('SELECT used, period_start FROM quota_usage WHERE key_id = ?');
-    this.startPeriod = db.prepare(`INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, 1)
-      ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = 1`);
-    this.increment = db.prepare('UPDATE quota_usage SET used = used + 1 WHERE key_id = ?');
-    // IMMEDIATE takes the file's write lock before reading, so the read-check-write is atomic
-    // across every process that shares the file.
-    this.consumeTx = db.transaction((keyId: number, now: number, policy: QuotaPolicy): QuotaDecision => {
-      const row = this.select.get(keyId) as UsageRow | undefined;
-      if (!row || now >= row.period_start + policy.periodMs) {
-        this.startPeriod.run(keyId, now);
-        return { allowed: true, used: 1, periodStart: now };
-      }
-      if (row.used >= policy.limit) return { allowed: false, used: row.used, periodStart: row.period_start };
-      this.increment.run(keyId);
-      return { allowed: true, used: row.used + 1, periodStart: row.period_start };
+    this.write = db.prepare(`INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, ?)
+      ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = excluded.used`);
+    this.countBatch = db.transaction((batch: readonly Pending[]): QuotaDecision[] => {
+      const counters = new Map<number, UsageRow | undefined>();
+      const decisions = batch.map(({ keyId, now, policy }) => {
+        const before = counters.has(keyId) ? counters.get(keyId) : (this.select.get(keyId) as UsageRow | undefined);
+        const { decision, next } = decide(before, now, policy);
+        counters.set(keyId, next);
+        return decision;
+      });
+      for (const [keyId, row] of counters) this.write.run(keyId, row!.period_start, row!.used);
+      return decisions;
     });
   }
 
-  async consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return onSqlite(() => this.consumeTx.immediate(keyId, now, policy));
+  consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ keyId, now, policy, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    let decisions: QuotaDecision[];
+    try {
+      decisions = onSqlite(() => this.countBatch.immediate(batch));
+    } catch (err) {
+      for (const request of batch) request.reject(err);
+      return;
+    }
+    batch.forEach((request, i) => request.resolve(decisions[i]!));
   }
 
   async usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined> {

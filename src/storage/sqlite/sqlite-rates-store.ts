@@ -1,3 +1,4 @@
+import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import type { SqliteDb } from './connection.js';
@@ -9,6 +10,8 @@ export class SqliteRatesStore implements RatesStore {
   private readonly selectVersion;
   private readonly selectSince;
   private readonly selectAll;
+  private readonly refreshDays;
+  private readonly selectDaysSince;
 
   constructor(private readonly db: SqliteDb) {
     this.selectRate = db.prepare('SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
@@ -22,6 +25,12 @@ export class SqliteRatesStore implements RatesStore {
     // A full load reads the table in key order; going through the version index would cost a
     // lookup per row.
     this.selectAll = db.prepare('SELECT day AS date, currency, rate FROM rates');
+    // Rebuilds the one-row-per-day copy of every day this merge wrote to.
+    this.refreshDays = db.prepare(`INSERT INTO rate_days (day, rates, version)
+      SELECT day, group_concat(currency || '=' || rate, ';'), @version FROM rates
+      WHERE day IN (SELECT DISTINCT day FROM rates WHERE version = @version) GROUP BY day
+      ON CONFLICT (day) DO UPDATE SET rates = excluded.rates, version = excluded.version`);
+    this.selectDaysSince = db.prepare('SELECT day AS date, rates FROM rate_days WHERE version > ?');
   }
 
   async merge(rows: readonly RateRow[]): Promise<MergeReport> {
@@ -40,6 +49,7 @@ export class SqliteRatesStore implements RatesStore {
       if (writes.length > 0) {
         version = this.bumpVersion.get() as number;
         for (const row of writes) this.upsertRate.run(row.date, row.currency, row.rate, version);
+        this.refreshDays.run({ version });
       }
       return { days: new Set(rows.map((row) => row.date)).size, rates: rows.length, added, changed, version };
     }).immediate();
@@ -47,6 +57,13 @@ export class SqliteRatesStore implements RatesStore {
 
   async version(): Promise<number> {
     return this.selectVersion.get() as number;
+  }
+
+  async daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }> {
+    return this.db.transaction(() => ({
+      days: this.selectDaysSince.all(version) as EncodedDay[],
+      version: this.selectVersion.get() as number,
+    }))();
   }
 
   async rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }> {

@@ -161,5 +161,24 @@ export function ratesStoreContract(name: string, open: (t: TestContext) => Promi
       assert.deepEqual(await rates.merge(corrected), { days: 2_000, rates: 50_000, added: 0, changed: 10, version: 2 });
       assert.deepEqual(sortRows((await rates.rowsSince(1)).rows), sortRows(corrected.filter((_, i) => i % 5_000 === 0)));
     });
+
+    test('when days are merged and corrected, then daysSince gives every touched day whole, encoded, and only those', async (t) => {
+      const rates = await setup(t);
+      const decode = (encoded: string) => Object.fromEntries(encoded.split(';').map((pair) => pair.split('=')));
+      const days = (since: { days: { date: string; rates: string }[] }) =>
+        Object.fromEntries(since.days.map((day) => [day.date, decode(day.rates)]));
+      assert.deepEqual(await rates.daysSince(0), { days: [], version: 0 });
+      await rates.merge([...DAY1, ...DAY2]);
+      assert.deepEqual(days(await rates.daysSince(0)), {
+        '2026-11-19': { USD: '1.0567', JPY: '163.42', GBP: '0.83410' },
+        '2026-11-20': { USD: '1.0600', JPY: '164.05', GBP: '0.83300' },
+      });
+      // A correction of one value of day 2, and a file that omits GBP: day 2 comes back whole.
+      await rates.merge([row('2026-11-20', 'USD', '1.0601'), row('2026-11-20', 'JPY', '164.05')]);
+      const since = await rates.daysSince(1);
+      assert.equal(since.version, 2);
+      assert.deepEqual(days(since), { '2026-11-20': { USD: '1.0601', JPY: '164.05', GBP: '0.83300' } });
+      assert.deepEqual(await rates.daysSince(2), { days: [], version: 2 });
+    });
   });
 }

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  /** Milliseconds from spawn to the first answer. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns a server process, its stdout (the access log) going to `logFile`, and waits until it answers. */
+export async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, logFile: string, probePath: string): Promise<Running> {
+  const port = await freePort();
+  const started = performance.now();
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', out, 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+    try {
+      await (await fetch(url + probePath)).arrayBuffer();
+      break;
+    } catch {
+      if (performance.now() - started > 30_000) throw new Error(`server did not answer in 30 s: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  const startMs = performance.now() - started;
+  return {
+    child,
+    url,
+    startMs,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident memory of a process and its children (workers), in MB, from /proc. */
+export function rssMb(pid: number): number {
+  const ofPid = (id: number): number => {
+    try {
+      const status = readFileSync(`/proc/${id}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    } catch {
+      return 0;
+    }
+  };
+  let total = ofPid(pid);
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    for (const child of children) total += ofPid(Number(child));
+  } catch {
+    // no children file: no workers
+  }
+  return total;
+}

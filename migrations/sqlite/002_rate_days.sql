@@ -1,0 +1,11 @@
+-- Every day's rates in one row ("USD=1.1684;JPY=186.75;…"), kept in step with `rates` by each
+-- merge. A server loads about 7,000 of these at start instead of 220,000 single values.
+CREATE TABLE rate_days (
+  day     TEXT    PRIMARY KEY,
+  rates   TEXT    NOT NULL,
+  version INTEGER NOT NULL
+);
+CREATE INDEX rate_days_by_version ON rate_days (version);
+
+INSERT INTO rate_days (day, rates, version)
+SELECT day, group_concat(currency || '=' || rate, ';'), max(version) FROM rates GROUP BY day;

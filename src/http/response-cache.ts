@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** A 200 body as sent: its bytes and their strong ETag. */
+export interface RenderedBody {
+  json: string;
+  etag: string;
+}
+
+export function render(body: unknown): RenderedBody {
+  const json = JSON.stringify(body);
+  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
+}
+
+/**
+ * 200 bodies by request URL, for the data version they were computed from. The same URL always
+ * parses, validates and computes to the same body until the data changes, so a hit skips all
+ * three; a new version empties the cache. Bounded: the oldest entries go first.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, RenderedBody>();
+  private version = -1;
+
+  constructor(private readonly maxEntries = 20_000) {}
+
+  get(version: number, url: string): RenderedBody | undefined {
+    return version === this.version ? this.entries.get(url) : undefined;
+  }
+
+  set(version: number, url: string, body: RenderedBody): void {
+    if (version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+    }
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(url, body);
+  }
+}
+
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  // Weak comparison (RFC 9110 §13.1.2): W/ prefixes do not matter for If-None-Match.
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Sends a rendered 200, or 304 when the client already holds these bytes. */
+export function sendRendered(request: FastifyRequest, reply: FastifyReply, body: RenderedBody): FastifyReply {
+  reply.header('etag', body.etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && matches(ifNoneMatch, body.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body.json);
+}
