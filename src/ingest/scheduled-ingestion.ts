@@ -18,6 +18,8 @@ export interface ScheduledIngestionDeps {
   clock: Clock;
   /** Called after a run that landed, so this instance serves it at once. */
   onLanded: () => Promise<unknown>;
+  /** Told about every run this instance made (not the days another instance claimed): for metrics. */
+  onRun?: (landed: boolean) => void;
 }
 
 /**
@@ -29,12 +31,15 @@ export async function runClaimedIngestion(deps: Omit<ScheduledIngestionDeps, 'mi
   const slot = `ingest:${new Date(now).toISOString().slice(0, 10)}`;
   try {
     if (!(await deps.jobs.claim(slot, holder, now, LEASE_MS))) return false;
+    let landed = false;
     try {
       deps.log.info(summarise(await runIngestion(deps.rates, { url: deps.url })));
+      landed = true;
       await deps.onLanded();
     } catch (err) {
       deps.log.warn(`scheduled ingestion from ${deps.url} failed: ${(err as Error).message}; the stored rates stay as they are`);
     }
+    deps.onRun?.(landed);
     await deps.jobs.complete(slot, holder, deps.clock.now());
     return true;
   } catch (err) {

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { NUMERIC_STRING } from '../../domain/money.js';
+
+/**
+ * The bodies the API answers, as zod schemas: attached to the routes' `schema.response` and
+ * turned into the OpenAPI document's components. They document; they never serialise (the
+ * handlers send bytes they rendered themselves, see openapi/register-api-docs.ts).
+ *
+ * Each schema with an `id` becomes `#/components/schemas/<id>`.
+ */
+
+const code = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .meta({ description: 'Three-letter currency code, upper-case', examples: ['USD'] });
+
+/** A decimal string with exactly 6 fractional digits, rounded half-up, never in exponent notation. */
+const sixDecimals = (description: string, example: string) =>
+  z
+    .string()
+    .regex(/^\d+\.\d{6}$/)
+    .meta({ description, examples: [example] });
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .meta({ format: 'date', description: 'YYYY-MM-DD', examples: ['2026-04-13'] });
+
+const amountEcho = z
+  .string()
+  .regex(NUMERIC_STRING)
+  .meta({ description: 'The requested amount, exactly as sent', examples: ['100'] });
+
+export const RateSet = z
+  .strictObject({
+    base: code.describe('The base currency'),
+    date: isoDate.describe('The day of the rates'),
+    rates: z
+      .record(code, sixDecimals('Units of the currency per one unit of the base', '159.833961'))
+      .describe('Rates by currency code, in alphabetical order; the base itself is 1.000000'),
+  })
+  .meta({
+    id: 'RateSet',
+    description: 'Rates of the tracked currencies against a base on one day',
+    examples: [{ base: 'USD', date: '2026-04-13', rates: { GBP: '0.745104', JPY: '159.833961' } }],
+  });
+
+export const Conversion = z
+  .strictObject({
+    from: code.describe('The currency held'),
+    to: code.describe('The currency converted into'),
+    amount: amountEcho,
+    result: sixDecimals('amount × rate, computed exactly and rounded once', '15983.396097'),
+    rate: sixDecimals('Units of `to` per one unit of `from`', '159.833961'),
+    date: isoDate.describe('The day of the rates used'),
+  })
+  .meta({
+    id: 'Conversion',
+    description: 'One amount converted into one currency',
+    examples: [{ from: 'USD', to: 'JPY', amount: '100', result: '15983.396097', rate: '159.833961', date: '2026-04-13' }],
+  });
+
+export const BulkConversionEntry = z
+  .strictObject({
+    to: code.describe('The target currency'),
+    result: sixDecimals('amount × rate, computed exactly and rounded once', '336.194491'),
+    rate: sixDecimals('Units of `to` per one unit of `from`', '1.342094'),
+  })
+  .meta({ id: 'BulkConversionEntry' });
+
+export const BulkConversion = z
+  .strictObject({
+    from: code.describe('The currency held'),
+    amount: amountEcho,
+    date: isoDate.describe('The day of the rates used'),
+    conversions: z
+      .array(BulkConversionEntry)
+      .min(1)
+      .max(25)
+      .describe('One entry per distinct target, in the order requested'),
+  })
+  .meta({
+    id: 'BulkConversion',
+    description: 'One amount converted into several currencies',
+    examples: [
+      {
+        from: 'GBP',
+        amount: '250.50',
+        date: '2026-04-13',
+        conversions: [
+          { to: 'USD', result: '336.194491', rate: '1.342094' },
+          { to: 'JPY', result: '53735.297158', rate: '214.512164' },
+        ],
+      },
+    ],
+  });
+
+export const Currency = z
+  .strictObject({
+    code,
+    name: z.string().meta({ description: 'English display name (Unicode CLDR)', examples: ['US Dollar'] }),
+    symbol: z.string().meta({ description: 'Narrow symbol (Unicode CLDR)', examples: ['$'] }),
+  })
+  .meta({ id: 'Currency' });
+
+export const CurrencyList = z
+  .array(Currency)
+  .meta({ id: 'CurrencyList', description: 'Every served currency, sorted by code' });
+
+export const Health = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' });
+export const Ready = z.strictObject({ status: z.literal('ready') }).meta({ id: 'Ready' });
+
+const statusCode = (status: number) => z.literal(status).meta({ type: 'integer' });
+
+/** The spec's error shape with a single-string message. */
+const stringError = (id: string, status: number, error: string, description: string, examples: string[]) =>
+  z
+    .strictObject({
+      statusCode: statusCode(status),
+      message: z.string().meta({ examples }),
+      error: z.literal(error),
+    })
+    .meta({ id, description, examples: examples.map((message) => ({ statusCode: status, message, error })) });
+
+export const BadRequest = z
+  .strictObject({
+    statusCode: statusCode(400),
+    message: z
+      .xor([
+        z
+          .array(z.string())
+          .min(1)
+          .describe('Every failed format rule, one string each, in the order of the parameters'),
+        z.string().describe('A non-positive amount, or a currency the service does not track'),
+      ])
+      .meta({ examples: [['from must be a 3-letter currency code', 'amount must be a numeric string'], 'Unknown currency: XYZ'] }),
+    error: z.literal('Bad Request'),
+  })
+  .meta({
+    id: 'BadRequest',
+    description: 'Validation failures carry an array; the later checks (positive amount, tracked currency) a string',
+    examples: [
+      { statusCode: 400, message: ['from must be a 3-letter currency code', 'amount must be a numeric string'], error: 'Bad Request' },
+      { statusCode: 400, message: 'amount must be a positive number', error: 'Bad Request' },
+      { statusCode: 400, message: 'Unknown currency: XYZ', error: 'Bad Request' },
+    ],
+  });
+
+export const Unauthorized = stringError('Unauthorized', 401, 'Unauthorized', 'No usable API key', [
+  'Missing or malformed Authorization header',
+  'Invalid API key',
+]);
+
+export const NotFound = stringError('NotFound', 404, 'Not Found', 'No data for the request, or an unknown path', [
+  'No exchange rate data has been ingested yet',
+  'No exchange rate data available for 2026-04-11',
+]);
+
+export const MethodNotAllowed = stringError('MethodNotAllowed', 405, 'Method Not Allowed', 'A method other than GET, HEAD or OPTIONS', [
+  'Cannot POST /api/v1/convert',
+]);
+
+/** SPEC §7: the 429 body has no `error` field. */
+export const QuotaExceeded = z
+  .strictObject({
+    statusCode: statusCode(429),
+    message: z.string().meta({ examples: ['Rate limit exceeded: 1000 requests per 30-day period'] }),
+  })
+  .meta({
+    id: 'QuotaExceeded',
+    description: "The key's quota for the current period is used up (no `error` field)",
+    examples: [{ statusCode: 429, message: 'Rate limit exceeded: 1000 requests per 30-day period' }],
+  });
+
+export const ServiceUnavailable = stringError('ServiceUnavailable', 503, 'Service Unavailable', 'A storage backend cannot be reached', [
+  'Service temporarily unavailable: a storage backend cannot be reached. Retry shortly.',
+]);

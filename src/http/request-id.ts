@@ -1,0 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/** What a caller's id may be: short and inert in a log line or a header. */
+const ACCEPTED = /^[\w.:-]{1,128}$/;
+
+/**
+ * Fastify's `genReqId`: the caller's `X-Request-Id` when it is acceptable (one header, up to 128
+ * of A-Z a-z 0-9 _ . : -), otherwise a random UUID. Fastify's own `requestIdHeader` would take
+ * any value as it comes, so the header is read here instead.
+ */
+export function requestIdOf(request: IncomingMessage): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && ACCEPTED.test(sent) ? sent : randomUUID();
+}

@@ -1,0 +1,36 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import { HttpError, sendError } from '../errors.js';
+
+export interface MetricsExposure {
+  metrics: ServiceMetrics;
+  /** METRICS_TOKEN: when set, a scrape needs `Authorization: Bearer <token>`. */
+  token: string | undefined;
+}
+
+const BEARER = /^Bearer +(\S+)$/i;
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * GET /metrics (Prometheus text format), beside the authenticated plugin: no API key, never
+ * counted. Every answer is observed in onResponse under its route template, never the raw URL,
+ * so the label sets stay few whatever clients send.
+ */
+export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsExposure): void {
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  const expected = token === undefined ? undefined : digest(token);
+  app.get('/metrics', async (request, reply) => {
+    if (expected !== undefined) {
+      const header = request.headers.authorization;
+      const sent = header === undefined ? undefined : BEARER.exec(header)?.[1];
+      if (sent === undefined) return sendError(reply, new HttpError(401, 'Missing or malformed Authorization header'));
+      // Digests have one length, so the comparison takes the same time whatever was sent.
+      if (!timingSafeEqual(digest(sent), expected)) return sendError(reply, new HttpError(401, 'Invalid metrics token'));
+    }
+    return reply.type(metrics.contentType).send(await metrics.exposition());
+  });
+}

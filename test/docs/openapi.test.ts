@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
+import { TrackedCurrencies } from '../../src/domain/currencies.js';
+import { KeyCache } from '../../src/live/key-cache.js';
+import { RatesView } from '../../src/live/rates-view.js';
+import { openStores } from '../../src/storage/open-stores.js';
+import { StoreUnavailableError } from '../../src/storage/ports.js';
+import { renderOpenApiDocument } from '../../scripts/write-openapi.js';
+import { read, startTestServer } from '../helpers/test-server.js';
+
+/**
+ * The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, the five endpoints with
+ * their parameters, and a contract: real answers of every endpoint, for every status the document
+ * lists, match the documented body schema and carry the documented headers.
+ */
+
+const V1 = '/api/v1';
+const FIVE = [`${V1}/rates/latest`, `${V1}/rates/{date}`, `${V1}/convert`, `${V1}/convert/bulk`, `${V1}/currencies`];
+
+type Json = Record<string, any>;
+
+interface Answer {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+/** Compiles the documented schemas with ajv's 2020-12 dialect (OpenAPI 3.1's), `$ref`s into the components resolved. */
+function schemaCompiler(doc: Json) {
+  const ajv = new Ajv2020.default({ allErrors: true, strict: true });
+  addFormats.default(ajv);
+  ajv.addKeyword('example'); // OpenAPI's own annotation, not JSON Schema's
+  const toDefs = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"https://currency-rates.test/components.json#/$defs/'));
+  ajv.addSchema({ $id: 'https://currency-rates.test/components.json', $defs: toDefs(doc.components.schemas) });
+  return (schema: unknown) => ajv.compile(toDefs(schema));
+}
+
+/** Checks answers against the document and remembers which (path, status) pairs were seen. */
+function contract(doc: Json) {
+  const compile = schemaCompiler(doc);
+  const seen = new Set<string>();
+
+  function checkResponse(documented: Json, answer: Answer, label: string): void {
+    assert.ok(documented, `${label}: status ${answer.status} is documented`);
+    const content = documented.content?.['application/json'];
+    if (content) {
+      assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8', `${label}: content-type`);
+      const validate = compile(content.schema);
+      const body = JSON.parse(answer.text);
+      assert.ok(validate(body), `${label}: ${answer.text} breaks the documented schema: ${JSON.stringify(validate.errors)}`);
+    } else {
+      assert.equal(answer.text, '', `${label}: no body documented, none sent`);
+    }
+    for (const [name, header] of Object.entries<Json>(documented.headers ?? {})) {
+      const value = answer.headers.get(name);
+      assert.ok(value !== null, `${label}: documented header ${name} is sent`);
+      const validate = compile(header.schema);
+      const typed = header.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+      assert.ok(validate(typed), `${label}: header ${name}: ${value} breaks ${JSON.stringify(header.schema)}`);
+    }
+  }
+
+  return {
+    seen,
+    check(path: string, answer: Answer, what: string): void {
+      const label = `${what} (${path} → ${answer.status})`;
+      checkResponse(doc.paths[path]?.get?.responses?.[String(answer.status)], answer, label);
+      seen.add(`${path} ${answer.status}`);
+    },
+    /** An answer documented once for the whole API (405, or the 404 of an unknown path). */
+    checkShared(documented: Json, answer: Answer, what: string): void {
+      checkResponse(documented, answer, what);
+    },
+  };
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  const { status, text, headers } = await read(response);
+  return { status, text, headers };
+}
+
+test('the OpenAPI document', async (t) => {
+  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const served = await read(await server.get(`${V1}/openapi.json`, { auth: false }));
+  assert.equal(served.status, 200);
+  assert.equal(served.headers.get('content-type'), 'application/json; charset=utf-8');
+  const doc = served.json as Json;
+
+  await t.test('when served without a key, then it is valid OpenAPI 3.1 and was not counted', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1));
+    assert.equal(validator.version, '3.1');
+    assert.match(doc.openapi, /^3\.1\.\d+$/);
+    const counted = await read(await server.get(`${V1}/currencies`));
+    assert.equal(counted.headers.get('x-ratelimit-remaining'), '999', 'the document request did not count');
+  });
+
+  await t.test('when compared with openapi.json at the root, then it is the same (run "npm run openapi" after changing the API)', async () => {
+    const committed = JSON.parse(await readFile(new URL('../../../openapi.json', import.meta.url), 'utf8'));
+    assert.deepEqual(committed, doc);
+    assert.equal(await renderOpenApiDocument(), await renderOpenApiDocument(), 'the script writes the same bytes every time');
+  });
+
+  await t.test('when read, then it lists the five endpoints with their parameters and the bearer scheme', () => {
+    for (const path of FIVE) assert.ok(doc.paths[path]?.get, `GET ${path} is documented`);
+    const parameters = (path: string) =>
+      (doc.paths[path].get.parameters as Json[]).filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`);
+    assert.deepEqual(parameters(`${V1}/rates/latest`), ['query:base', 'query:symbols']);
+    assert.deepEqual(parameters(`${V1}/rates/{date}`), ['path:date!', 'query:base', 'query:symbols']);
+    assert.deepEqual(parameters(`${V1}/convert`), ['query:from!', 'query:to!', 'query:amount!']);
+    assert.deepEqual(parameters(`${V1}/convert/bulk`), ['query:from!', 'query:amount!', 'query:to!']);
+    assert.deepEqual(parameters(`${V1}/currencies`), []);
+
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key created with `currency-rates keys create`',
+    });
+    assert.deepEqual(doc.security, [{ bearerAuth: [] }]);
+    assert.deepEqual(doc.paths['/health'].get.security, [], '/health needs no key');
+    assert.equal(doc.paths[`${V1}/openapi.json`], undefined, 'the document does not list itself');
+
+    const message = doc.components.schemas.BadRequest.properties.message;
+    assert.deepEqual(message.oneOf.map((branch: Json) => branch.type), ['array', 'string'], '400: message is an array or a string');
+    assert.equal(doc.components.schemas.QuotaExceeded.properties.error, undefined, '429: no error field');
+    for (const status of ['200', '400', '404', '429']) {
+      const headers = Object.keys(doc.paths[`${V1}/convert`].get.responses[status].headers);
+      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) assert.ok(headers.includes(name), `${status} documents ${name}`);
+    }
+    assert.ok(doc.paths[`${V1}/convert`].get.responses['429'].headers['Retry-After']);
+  });
+
+  await t.test('when every endpoint answers each documented status for real, then every answer matches the document', async (t) => {
+    const check = contract(doc);
+    const get = async (path: string, url: string, init?: Parameters<typeof server.get>[1]) => {
+      const answer = await answerOf(await server.get(url, init));
+      check.check(path, answer, `GET ${url}`);
+      return answer;
+    };
+
+    const cases: [path: string, url: string, status: number][] = [
+      [`${V1}/rates/latest`, `${V1}/rates/latest?base=usd&symbols=GBP,JPY`, 200],
+      [`${V1}/rates/latest`, `${V1}/rates/latest?base=EURO&symbols=US`, 400],
+      [`${V1}/rates/latest`, `${V1}/rates/latest?base=XYZ`, 400],
+      [`${V1}/rates/latest`, `${V1}/rates/latest?symbols=SEK`, 404],
+      [`${V1}/rates/{date}`, `${V1}/rates/2026-04-13?symbols=USD`, 200],
+      [`${V1}/rates/{date}`, `${V1}/rates/2023-02-29`, 400],
+      [`${V1}/rates/{date}`, `${V1}/rates/2026-04-11`, 404],
+      [`${V1}/convert`, `${V1}/convert?from=USD&to=JPY&amount=%2B100.5`, 200],
+      [`${V1}/convert`, `${V1}/convert?from=US&to=JPY&amount=1e3`, 400],
+      [`${V1}/convert`, `${V1}/convert?from=USD&to=JPY&amount=0`, 400],
+      [`${V1}/convert`, `${V1}/convert?from=USD&to=SEK&amount=1`, 404],
+      [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=250.50&to=USD,JPY,usd`, 200],
+      [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=`, 400],
+      [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=QQQ`, 400],
+      [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=SEK`, 404],
+      [`${V1}/currencies`, `${V1}/currencies`, 200],
+    ];
+    for (const [path, url, status] of cases) {
+      const answer = await get(path, url);
+      assert.equal(answer.status, status, `${url}: ${answer.text}`);
+      if (status === 200) {
+        const etag = answer.headers.get('etag')!;
+        assert.equal((await get(path, url, { headers: { 'if-none-match': etag } })).status, 304);
+      }
+    }
+    for (const path of FIVE) {
+      const url = path.replace('{date}', '2026-04-13');
+      assert.equal((await get(path, url, { auth: false })).status, 401);
+      assert.equal((await get(path, url, { headers: { authorization: 'Bearer cr_not-a-key' } })).status, 401);
+    }
+    assert.equal((await get('/health', '/health', { auth: false })).status, 200);
+    assert.equal((await get('/ready', '/ready', { auth: false })).status, 200);
+
+    // 429: a second server whose quota is one request.
+    const tight = await startTestServer(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '1' } });
+    await tight.get(`${V1}/currencies`);
+    for (const path of FIVE) {
+      const url = path.replace('{date}', '2026-04-13');
+      const answer = await answerOf(await tight.get(url));
+      assert.equal(answer.status, 429);
+      check.check(path, answer, `GET ${url} over quota`);
+    }
+
+    // 503: the same app factory over stores whose quota backend and readiness fail.
+    const stores = await openStores('sqlite::memory:');
+    t.after(() => stores.close());
+    const key = generateApiKey();
+    await stores.keys.create('test', hashApiKey(key), new Date());
+    const tracked = new TrackedCurrencies(loadConfig({}).currencies);
+    const keys = new KeyCache(stores.keys);
+    await keys.refresh();
+    const down = () => Promise.reject(new StoreUnavailableError('test: backend down'));
+    const app = buildApp({
+      config: loadConfig({}),
+      tracked,
+      view: new RatesView(stores.rates, tracked),
+      keys,
+      quota: { consume: down, usage: down },
+      readiness: { ping: down },
+      logger: pino({ level: 'silent' }),
+    });
+    t.after(() => app.close());
+    for (const path of [...FIVE, '/ready']) {
+      const url = path.replace('{date}', '2026-04-13');
+      const injected = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
+      const answer = { status: injected.statusCode, text: injected.body, headers: new Headers(injected.headers as Record<string, string>) };
+      assert.equal(answer.status, 503, `${url}: ${answer.text}`);
+      check.check(path, answer, `GET ${url} with the backend down`);
+    }
+
+    // Answers documented once for the whole API.
+    const refused = await answerOf(await server.get(`${V1}/convert`, { method: 'POST' }));
+    assert.equal(refused.status, 405);
+    check.checkShared(doc.components.responses.MethodNotAllowed, refused, 'POST /api/v1/convert');
+    const unknown = await answerOf(await server.get(`${V1}/nowhere`));
+    assert.equal(unknown.status, 404);
+    check.checkShared({ content: { 'application/json': { schema: { $ref: '#/components/schemas/NotFound' } } } }, unknown, 'unknown path');
+
+    const documented = Object.entries<Json>(doc.paths).flatMap(([path, item]) => Object.keys(item.get.responses).map((status) => `${path} ${status}`));
+    assert.deepEqual(
+      documented.filter((pair) => !check.seen.has(pair)),
+      [],
+      'every documented status of every endpoint was seen for real',
+    );
+  });
+});

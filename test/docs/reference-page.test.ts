@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { startTestServer, tempDir } from '../helpers/test-server.js';
+
+/**
+ * /docs in a real browser: Debian's headless Chromium driven by playwright-core. The page must
+ * list the five endpoints and send a request that gets a real answer, with every request it makes
+ * going to the server itself (no CDN: the reference works offline). With UPDATE_SCREENSHOT=1 it
+ * refreshes docs/reference-page.png, the picture the README shows; otherwise the shot goes to a
+ * temp dir, so a test run leaves the work tree as it was.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const SCREENSHOT = join(ROOT, 'docs', 'reference-page.png');
+const FIVE = ['/api/v1/rates/latest', '/api/v1/rates/{date}', '/api/v1/convert', '/api/v1/convert/bulk', '/api/v1/currencies'];
+
+const missing = !existsSync(CHROMIUM);
+if (missing && process.env.CI === 'true') {
+  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package; the browser test must run in CI`);
+}
+
+test(
+  'when /docs is opened in Chromium, then it lists the five endpoints and a request sent from it gets a real 200',
+  { skip: missing && `${CHROMIUM} is missing (apt-get install chromium): the browser test is skipped outside CI`, timeout: 60_000 },
+  async (t) => {
+    const server = await startTestServer(t, { ingest: ['hist.csv'] });
+    const browser = await chromium.launchPersistentContext(tempDir(t), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      viewport: { width: 1280, height: 900 },
+    });
+    t.after(() => browser.close());
+
+    // Offline for real: anything not addressed to the server is refused and remembered.
+    const elsewhere: string[] = [];
+    await browser.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${server.url}/`)) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${server.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const listed = await page.locator('.opblock-summary-path').evaluateAll((paths) => paths.map((path) => path.getAttribute('data-path')));
+    for (const path of FIVE) assert.ok(listed.includes(path), `${path} is listed (listed: ${listed.join(', ')})`);
+
+    // Enter the key in the Authorize dialog, as a reader would.
+    await page.locator('.auth-wrapper button.authorize').click();
+    await page.locator('.modal-ux #auth-bearer-value').fill(server.key);
+    await page.locator('.modal-ux .auth-btn-wrapper button.authorize').click();
+    await page.locator('.modal-ux .auth-btn-wrapper button.btn-done').click();
+
+    // Send GET /api/v1/rates/latest with the parameters the page fills in.
+    const operation = page.locator('#operations-Rates-getLatestRates');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.execute').click();
+    const live = operation.locator('.live-responses-table');
+    await live.locator('tr.response .response-col_status').first().waitFor();
+    assert.equal((await live.locator('tr.response .response-col_status').first().innerText()).trim(), '200');
+    const body = JSON.parse(await live.locator('tr.response .response-col_description pre.microlight').first().innerText());
+    assert.deepEqual(body, {
+      base: 'EUR',
+      date: '2026-04-13',
+      rates: { GBP: '0.870580', JPY: '186.750000', USD: '1.168400' },
+    });
+
+    assert.deepEqual(elsewhere, [], 'the page asked for nothing outside the server');
+    assert.deepEqual(pageErrors, [], 'no script errors');
+
+    // The README's picture: the endpoints and the live answer. The documented responses of the
+    // expanded operation (several screens of schemas and headers) are folded away for it.
+    await page.addStyleTag({
+      content: `#operations-Rates-getLatestRates .responses-inner > div > h4,
+        #operations-Rates-getLatestRates .responses-inner > table.responses-table { display: none; }`,
+    });
+    const bottom = await page
+      .locator('#operations-Currencies-listCurrencies')
+      .evaluate((element) => element.getBoundingClientRect().bottom + (globalThis as unknown as { scrollY: number }).scrollY);
+    const target = process.env.UPDATE_SCREENSHOT === '1' ? SCREENSHOT : join(tempDir(t), 'reference-page.png');
+    mkdirSync(join(target, '..'), { recursive: true });
+    await page.screenshot({ path: target, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) } });
+  },
+);

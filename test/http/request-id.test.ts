@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test, type TestContext } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
+import { startServer } from '../../src/server.js';
+import { openStores } from '../../src/storage/open-stores.js';
+import { freshTestStores } from '../helpers/test-backend.js';
+
+/** X-Request-Id: honoured when acceptable, else generated; echoed on every answer; the log's reqId. */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The production server with a logger whose lines the test reads. */
+async function serverWithLog(t: TestContext) {
+  const backend = await freshTestStores(t);
+  const key = generateApiKey();
+  const stores = await openStores(backend.storeConfig);
+  await stores.keys.create('test', hashApiKey(key), new Date());
+  await stores.close();
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const config = loadConfig({ ...backend.env, PORT: '0', HOST: '127.0.0.1', INGEST_ON_EMPTY: 'off', INGEST_SCHEDULE: 'off' });
+  const server = await startServer(config, pino({ level: 'info' }, sink));
+  backend.beforeCleanup(() => server.close());
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    fetch(`http://127.0.0.1:${address.port}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...headers } });
+  /** The reqId of the access line of the request with this answer (the line is written as it completes). */
+  const loggedIdOf = async (url: string) => {
+    for (let i = 0; i < 50 && !lines.some((line) => line.url === url); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const line = lines.findLast((candidate) => candidate.url === url);
+    assert.ok(line, `an access line for ${url}`);
+    return line.reqId;
+  };
+  return { get, loggedIdOf };
+}
+
+test('when a request carries an acceptable X-Request-Id, then the answer echoes it and the log line carries it as reqId', async (t) => {
+  const server = await serverWithLog(t);
+  const id = 'client-7f3a.retry:2_b';
+  const answer = await server.get('/api/v1/currencies?n=1', { 'x-request-id': id });
+  assert.equal(answer.status, 200);
+  assert.equal(answer.headers.get('x-request-id'), id);
+  assert.equal(await server.loggedIdOf('/api/v1/currencies?n=1'), id);
+
+  const longest = 'a'.repeat(128);
+  assert.equal((await server.get('/api/v1/currencies?n=2', { 'x-request-id': longest })).headers.get('x-request-id'), longest);
+});
+
+test('when X-Request-Id is missing or not acceptable, then a UUID is generated, echoed and logged', async (t) => {
+  const server = await serverWithLog(t);
+  const cases: [string, Record<string, string>][] = [
+    ['none', {}],
+    ['too long', { 'x-request-id': 'a'.repeat(129) }],
+    ['a space', { 'x-request-id': 'two words' }],
+    ['markup', { 'x-request-id': '<script>' }],
+    ['a line break escape', { 'x-request-id': 'id%0d%0aX-Injected:1' }],
+  ];
+  const seen = new Set<string>();
+  for (const [what, headers] of cases) {
+    const url = `/api/v1/currencies?case=${encodeURIComponent(what)}`;
+    const answer = await server.get(url, headers);
+    const echoed = answer.headers.get('x-request-id');
+    assert.match(echoed ?? '', UUID, `${what}: a generated id`);
+    assert.equal(await server.loggedIdOf(url), echoed, `${what}: the log line carries the same id`);
+    seen.add(echoed!);
+  }
+  assert.equal(seen.size, cases.length, 'every request got its own id');
+});
+
+test('when the answer is an error (401, unknown path, 405), then it carries the request id too', async (t) => {
+  const server = await serverWithLog(t);
+  const unauthorized = await server.get('/api/v1/currencies', { authorization: 'Basic x', 'x-request-id': 'e-401' });
+  assert.equal(unauthorized.status, 401);
+  assert.equal(unauthorized.headers.get('x-request-id'), 'e-401');
+  const unknown = await server.get('/nowhere', { 'x-request-id': 'e-404' });
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.headers.get('x-request-id'), 'e-404');
+  const refused = await server.get('/api/v1/convert', { 'x-request-id': 'e-405' }, 'DELETE');
+  assert.equal(refused.status, 405);
+  assert.equal(refused.headers.get('x-request-id'), 'e-405');
+});
