@@ -30,6 +30,10 @@ export function parseEcbCsv(text: string, source: string): ParsedDay[] {
   const at = (i: number): string => `${source} line ${i + 1}`;
   const style = detectStyle(headerLine, at(first));
   const codes = readHeader(splitFields(headerLine, style), at(first));
+  // The ECB ends the header and every row with a separator. A row that lacks it while the header
+  // has it was cut short inside its last value (a truncated download), which would otherwise
+  // pass as a complete row holding a wrong, shortened number.
+  const trailingSeparator = endsWithSeparator(headerLine);
   if (first + 1 === end) throw new IngestFormatError(`${source}: the CSV has a header but no data rows`);
 
   const days: ParsedDay[] = [];
@@ -39,6 +43,9 @@ export function parseEcbCsv(text: string, source: string): ParsedDay[] {
     const line = stripCr(lines[i] ?? '');
     if (isBlank(line)) throw new IngestFormatError(`${where}: empty line inside the data`);
     const day = readRow(splitFields(line, style), codes, style, where);
+    if (trailingSeparator && !endsWithSeparator(line)) {
+      throw new IngestFormatError(`${where}: the row does not end with "," as the header does (is the file cut short?)`);
+    }
     const earlier = lineOfDate.get(day.date);
     if (earlier !== undefined) {
       throw new IngestFormatError(`${where}: date ${day.date} already appeared on line ${earlier + 1}`);
@@ -121,6 +128,10 @@ function longDateToIso(s: string): string | undefined {
 
 function stripCr(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+function endsWithSeparator(line: string): boolean {
+  return line.trimEnd().endsWith(',');
 }
 
 function isBlank(line: string | undefined): boolean {

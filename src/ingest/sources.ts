@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { IngestSourceName } from '../config.js';
 import { IngestFormatError } from './parsed-day.js';
 
@@ -13,6 +13,9 @@ export type IngestSource = { file: string } | { url: string };
 
 /** Bigger than any ECB file by far (the full-history XML is about 8 MB). */
 const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
+
+/** The same cap for a local file, so a wrong path (a disk image, /dev/zero) cannot fill memory. */
+export const MAX_FILE_BYTES = MAX_DOWNLOAD_BYTES;
 
 export class SourceUnavailableError extends Error {
   override name = 'SourceUnavailableError';
@@ -45,9 +48,40 @@ async function download(url: string, timeoutMs: number): Promise<Buffer> {
 
 export async function readSource(source: IngestSource, timeoutMs = 60_000): Promise<Buffer> {
   if ('url' in source) return download(source.url, timeoutMs);
+  return readFileCapped(source.file, MAX_FILE_BYTES);
+}
+
+/**
+ * Refused beyond `maxBytes`: a regular file by its size before a byte is read, anything else (a
+ * pipe, a device) as soon as it has delivered that much.
+ */
+async function readFileCapped(file: string, maxBytes: number): Promise<Buffer> {
+  const unreadable = (err: unknown) =>
+    new SourceUnavailableError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  const tooLarge = () => new IngestFormatError(`${file}: larger than ${maxBytes} bytes, refusing it (no ECB file comes close)`);
+  let handle: FileHandle;
   try {
-    return await readFile(source.file);
+    handle = await open(file, 'r');
   } catch (err) {
-    throw new SourceUnavailableError(`${source.file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw unreadable(err);
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isFile() && info.size > maxBytes) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1024 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw tooLarge();
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } catch (err) {
+    throw err instanceof IngestFormatError ? err : unreadable(err);
+  } finally {
+    await handle.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { loggableError } from '../loggable-error.js';
 
 /** Runs `refresh` every `intervalMs`, one run at a time, logging failures without stopping. */
 export function startRefresher(
@@ -11,7 +12,7 @@ export function startRefresher(
     if (running) return;
     running = true;
     refresh()
-      .catch((err: unknown) => log.warn({ err }, 'refreshing rates and keys from the store failed'))
+      .catch((err: unknown) => log.warn({ err: loggableError(err) }, 'refreshing rates and keys from the store failed'))
       .finally(() => {
         running = false;
       });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { loggableError } from '../../loggable-error.js';
 import { HttpError, sendError, UNAVAILABLE } from '../errors.js';
 
 export interface Readiness {
@@ -13,7 +14,7 @@ export function healthRoutes(app: FastifyInstance, readiness: Readiness): void {
     try {
       await readiness.ping();
     } catch (err) {
-      request.log.warn({ err }, 'not ready');
+      request.log.warn({ err: loggableError(err) }, 'not ready');
       return sendError(reply, new HttpError(503, UNAVAILABLE));
     }
     return reply.type('application/json; charset=utf-8').send('{"status":"ready"}');
