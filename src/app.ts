@@ -3,14 +3,20 @@ import type { Config } from './config.js';
 import type { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
 import { logAccess } from './http/access-log.js';
-import { corsHeaders } from './http/cors.js';
+import { serveCached } from './http/answer.js';
 import { registerErrorHandling } from './http/errors.js';
 import { authenticateAndCount } from './http/hooks/authenticate.js';
+import { commonHeaders } from './http/hooks/common-headers.js';
 import { validateInput } from './http/hooks/validate-input.js';
+import { enforceRequestLimits, HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
+import { registerApiDocs } from './http/openapi/register-api-docs.js';
+import { requestIdOf } from './http/request-id.js';
+import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
 import { convertRoutes } from './http/routes/convert-routes.js';
 import { currenciesRoutes } from './http/routes/currencies-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { otherMethodRoutes } from './http/routes/other-methods.js';
+import { ResponseCache } from './http/response-cache.js';
 import { ratesRoutes } from './http/routes/rates-routes.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
@@ -25,6 +31,10 @@ export interface AppDeps {
   readiness: Readiness;
   logger: FastifyBaseLogger | false;
   clock?: Clock;
+  /** URL, header and timeout limits (http/limits.ts); production uses HTTP_LIMITS. */
+  httpLimits?: HttpLimits;
+  /** GET /metrics and the per-request observations; undefined when METRICS=off. */
+  metrics?: MetricsExposure | undefined;
 }
 
 /** The one app factory: the server, the tests and the CLI all build exactly this. */
@@ -33,10 +43,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger }),
     // The API reads no bodies: a tiny limit, and the parser below discards what comes.
     bodyLimit: 1024,
-    routerOptions: { maxParamLength: 200 },
-    requestTimeout: 30_000,
+    // URL and header sizes, timeouts, and JSON answers for what Node's parser refuses (http/limits.ts).
+    ...limitOptions(deps.httpLimits ?? HTTP_LIMITS),
     // One access line per request, written in onResponse (http/access-log.ts), not two.
     logController: new LogController({ disableRequestLogging: true }),
+    // The log's reqId: the caller's X-Request-Id when acceptable, else a UUID (http/request-id.ts).
+    genReqId: requestIdOf,
   });
 
   app.removeAllContentTypeParsers();
@@ -48,8 +60,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
   registerErrorHandling(app);
-  app.addHook('onRequest', corsHeaders);
+  app.addHook('onRequest', commonHeaders);
+  app.addHook('onRequest', enforceRequestLimits(deps.httpLimits ?? HTTP_LIMITS));
   app.addHook('onResponse', logAccess);
+  // Beside the authenticated plugin: no key, not counted.
+  registerApiDocs(app);
+  if (deps.metrics) metricsRoutes(app, deps.metrics);
   app.register(async (methods) => otherMethodRoutes(methods));
   app.register(async (probes) => healthRoutes(probes, deps.readiness));
   app.register(async (api) => {
@@ -57,10 +73,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       'onRequest',
       authenticateAndCount({ keys: deps.keys, quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }),
     );
+    const context = { view: deps.view, tracked: deps.tracked, cache: new ResponseCache() };
+    api.addHook('preHandler', serveCached(context));
     api.addHook('preHandler', validateInput);
-    ratesRoutes(api, deps.view, deps.tracked);
-    convertRoutes(api, deps.view, deps.tracked);
-    currenciesRoutes(api, deps.tracked);
+    ratesRoutes(api, context);
+    convertRoutes(api, context);
+    currenciesRoutes(api, context);
   });
   return app;
 }

@@ -40,6 +40,11 @@ const schema = z.object({
     .default('1')
     .refine((value) => value === 'auto' || /^[1-9]\d{0,2}$/.test(value), 'must be a positive integer or auto')
     .transform((value) => (value === 'auto' ? availableParallelism() : Number(value))),
+  METRICS: z.enum(['on', 'off']).default('on'),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters without spaces')
+    .optional(),
 });
 
 export interface Config {
@@ -59,6 +64,8 @@ export interface Config {
   redisKeyPrefix: string;
   /** Worker processes sharing the port (node:cluster); 1 runs in-process. */
   workers: number;
+  /** GET /metrics: off (404), or on and guarded by a bearer token when one is set. */
+  metrics: { enabled: boolean; token: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -89,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: c.REDIS_URL,
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
     workers: c.WORKERS,
+    metrics: { enabled: c.METRICS === 'on', token: c.METRICS_TOKEN },
   };
 }

@@ -3,12 +3,14 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
+import type { HttpLimits } from './http/limits.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
 import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
 import { KeyCache } from './live/key-cache.js';
 import { RatesView } from './live/rates-view.js';
 import { startRefresher } from './live/refresher.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 import { openStores } from './storage/open-stores.js';
 import type { RatesStore } from './storage/ports.js';
 
@@ -18,17 +20,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Runs one ingestion from a URL; a failure is logged as one warning and otherwise ignored. */
-async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLogger, consequence: string): Promise<void> {
+/** Runs one ingestion from a URL; a failure is logged as one warning and otherwise ignored. True when it landed. */
+async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLogger, consequence: string): Promise<boolean> {
   try {
     log.info(summarise(await runIngestion(store, { url })));
+    return true;
   } catch (err) {
     log.warn(`ingestion failed: ${(err as Error).message}; ${consequence}`);
+    return false;
   }
 }
 
 /** Opens the stores, loads every ingested day into memory, and only then listens. */
-export async function startServer(config: Config, log: FastifyBaseLogger, clock: Clock = systemClock): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  log: FastifyBaseLogger,
+  clock: Clock = systemClock,
+  /** Production leaves this out (HTTP_LIMITS); tests of the timeouts shorten them. */
+  httpLimits?: HttpLimits,
+): Promise<RunningServer> {
   const stores = await openStores({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
@@ -39,20 +49,25 @@ export async function startServer(config: Config, log: FastifyBaseLogger, clock:
   const view = new RatesView(stores.rates, tracked);
   const keys = new KeyCache(stores.keys);
   await Promise.all([view.refresh(), keys.refresh()]);
+  const metrics = new ServiceMetrics(view, tracked);
 
   if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
     log.info(`no rates stored yet: fetching ${ECB_URLS[config.ingestOnEmpty]}`);
-    await ingestQuietly(
+    const landed = await ingestQuietly(
       stores.rates,
       ECB_URLS[config.ingestOnEmpty],
       log,
       'serving without rates: rate and conversion answers are 404 until "currency-rates ingest" runs',
     );
+    metrics.recordIngestion('startup', landed);
     await view.refresh();
   }
   log.info(`loaded ${view.snapshot.dayCount} days of rates`);
 
-  const app = buildApp({ config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock });
+  const app = buildApp({
+    config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock, httpLimits,
+    metrics: config.metrics.enabled ? { metrics, token: config.metrics.token } : undefined,
+  });
   await app.listen({ port: config.port, host: config.host });
 
   const stopRefresher = startRefresher(() => Promise.all([view.refresh(), keys.refresh()]), config.refreshIntervalMs, log);
@@ -67,6 +82,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger, clock:
           log,
           clock,
           onLanded: () => view.refresh(),
+          onRun: (landed) => metrics.recordIngestion('scheduled', landed),
         });
 
   return {
