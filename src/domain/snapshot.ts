@@ -8,6 +8,8 @@ import { decimal, one, type Decimal } from './money.js';
 export interface Day {
   readonly date: string;
   readonly rates: ReadonlyMap<string, string>;
+  /** The rate of a currency as an exact decimal (EUR: 1), parsed once per day and currency. */
+  rate(code: string): Decimal | undefined;
 }
 
 /** A stored rate as the storage layer hands it over. */
@@ -25,6 +27,7 @@ const ONE = one();
  */
 class StoredDay implements Day {
   private decoded: ReadonlyMap<string, string> | undefined;
+  private readonly parsed = new Map<string, Decimal>();
 
   constructor(
     readonly date: string,
@@ -34,6 +37,17 @@ class StoredDay implements Day {
 
   get rates(): ReadonlyMap<string, string> {
     return (this.decoded ??= decodeDayRates(this.encoded, (code) => code !== 'EUR' && this.tracked.has(code)));
+  }
+
+  rate(code: string): Decimal | undefined {
+    if (code === 'EUR') return ONE;
+    let value = this.parsed.get(code);
+    if (value === undefined) {
+      const text = this.rates.get(code);
+      if (text === undefined) return undefined;
+      this.parsed.set(code, (value = decimal(text)));
+    }
+    return value;
   }
 }
 
@@ -45,6 +59,8 @@ export class RatesSnapshot {
   private readonly byDate: ReadonlyMap<string, Day>;
   /** Newest first, because "latest" lookups scan from the end of the history. */
   private readonly newestFirst: readonly Day[];
+  /** latestWith's answers for this snapshot, by the sorted set of codes asked for. */
+  private readonly latestByCodes = new Map<string, Day | undefined>();
 
   private constructor(days: Map<string, Day>, readonly version: number) {
     this.byDate = days;
@@ -81,13 +97,17 @@ export class RatesSnapshot {
 
   /** The most recent day on which every given currency has a rate. */
   latestWith(codes: Iterable<string>): Day | undefined {
-    const wanted = [...codes].filter((code) => code !== 'EUR');
-    return this.newestFirst.find((day) => wanted.every((code) => day.rates.has(code)));
+    const wanted = [...new Set(codes)].filter((code) => code !== 'EUR').sort();
+    const key = wanted.join(',');
+    if (this.latestByCodes.has(key)) return this.latestByCodes.get(key);
+    const day = this.newestFirst.find((candidate) => wanted.every((code) => candidate.rates.has(code)));
+    // Bounded: the sets asked for are few in practice; a flood of distinct sets only resets the memo.
+    if (this.latestByCodes.size >= 10_000) this.latestByCodes.clear();
+    this.latestByCodes.set(key, day);
+    return day;
   }
 
   static rateOn(day: Day, code: string): Decimal | undefined {
-    if (code === 'EUR') return ONE;
-    const rate = day.rates.get(code);
-    return rate === undefined ? undefined : decimal(rate);
+    return day.rate(code);
   }
 }

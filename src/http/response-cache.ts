@@ -15,13 +15,14 @@ export function render(body: unknown): RenderedBody {
 /**
  * 200 bodies by request URL, for the data version they were computed from. The same URL always
  * parses, validates and computes to the same body until the data changes, so a hit skips all
- * three; a new version empties the cache. Bounded: the oldest entries go first.
+ * three; a new version empties the cache. Bounded by the bytes it holds: the oldest entries go first.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, RenderedBody>();
   private version = -1;
+  private bytes = 0;
 
-  constructor(private readonly maxEntries = 20_000) {}
+  constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
 
   get(version: number, url: string): RenderedBody | undefined {
     return version === this.version ? this.entries.get(url) : undefined;
@@ -30,10 +31,18 @@ export class ResponseCache {
   set(version: number, url: string, body: RenderedBody): void {
     if (version !== this.version) {
       this.entries.clear();
+      this.bytes = 0;
       this.version = version;
     }
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    const size = url.length + body.json.length;
+    if (size > this.maxBytes || this.entries.has(url)) return;
+    while (this.bytes + size > this.maxBytes) {
+      const [oldestUrl, oldest] = this.entries.entries().next().value!;
+      this.entries.delete(oldestUrl);
+      this.bytes -= oldestUrl.length + oldest.json.length;
+    }
     this.entries.set(url, body);
+    this.bytes += size;
   }
 }
 
