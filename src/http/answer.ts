@@ -19,6 +19,14 @@ export function answer(context: RouteContext, request: FastifyRequest, reply: Fa
 }
 
 /**
+ * The same without remembering the body: for conversions, whose URLs carry an amount and rarely
+ * repeat; caching them would only churn the heap (and they compute in microseconds).
+ */
+export function answerUncached(request: FastifyRequest, reply: FastifyReply, compute: () => unknown): FastifyReply {
+  return sendRendered(request, reply, render(compute()));
+}
+
+/**
  * preHandler, before validation: a URL answered before on the same data is answered again
  * from the cache (the same URL validates and computes to the same bytes).
  */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { decimal, isPositive } from '../../domain/money.js';
 import { convert, convertBulk } from '../../domain/rate-queries.js';
-import { answer, type RouteContext } from '../answer.js';
+import { answerUncached, type RouteContext } from '../answer.js';
 import { HttpError } from '../errors.js';
 import { bulkQuery, convertQuery, MESSAGES } from '../request-schemas.js';
 
@@ -16,12 +16,12 @@ export function convertRoutes(app: FastifyInstance, context: RouteContext): void
   app.get('/api/v1/convert', { schema: { querystring: convertQuery } }, (request, reply) => {
     const query = request.query as z.infer<typeof convertQuery>;
     requirePositive(query.amount);
-    return answer(context, request, reply, () => convert(view.snapshot, tracked, query));
+    return answerUncached(request, reply, () => convert(view.snapshot, tracked, query));
   });
 
   app.get('/api/v1/convert/bulk', { schema: { querystring: bulkQuery } }, (request, reply) => {
     const query = request.query as z.infer<typeof bulkQuery>;
     requirePositive(query.amount);
-    return answer(context, request, reply, () => convertBulk(view.snapshot, tracked, { ...query, to: query.to.split(',') }));
+    return answerUncached(request, reply, () => convertBulk(view.snapshot, tracked, { ...query, to: query.to.split(',') }));
   });
 }
