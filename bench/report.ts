@@ -14,7 +14,7 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     '# Benchmarks',
     '',
     `Written by \`npm run bench${report.quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)} (${report.seconds.toFixed(0)} s). ${report.machine}.`,
-    'Every ratio is against the bare `node:http` baseline measured in the same run: these machines are shared and noisy, so absolute numbers move between runs; ratios much less.',
+    'Every ratio is against the bare `node:http` baseline measured in the same run, right before that configuration: these machines are shared and noisy, so absolute numbers move between runs; ratios much less.',
     'Access logs on at the default level (info), written to a file; one key with a quota large enough not to run out.',
     '',
     '| configuration | route | requests/s | × baseline | p50 ms | p99 ms | p99.9 ms | RSS MB |',

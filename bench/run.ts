@@ -139,12 +139,16 @@ async function main(): Promise<void> {
   delete baseEnv.REDIS_URL;
 
   const rows: Row[] = [];
+  // The baseline runs beside the whole benchmark and is measured again right before each
+  // configuration: on a shared machine the capacity drifts, and each ratio compares rows measured
+  // within a minute of each other.
   const baseline = await spawnAndWait([new URL('./baseline-server.js', import.meta.url).pathname], { ...baseEnv, BASELINE_BODY_FILE: join(work, 'latest.json') }, join(work, 'baseline.log'), '/');
-  const baselineResult = await load({ url: baseline.url, path: '/api/v1/rates/latest', warmupSeconds: WARMUP, seconds: WINDOW });
-  rows.push({ config: 'baseline (bare node:http)', route: 'same bytes as rates/latest', result: baselineResult, ratio: 1, rssMb: rssMb(baseline.child.pid!) });
-  log(`baseline: ${Math.round(baselineResult.requestsPerSecond)} req/s, p99 ${baselineResult.p99} ms`);
-  await baseline.stop();
-  const baselineRps = baselineResult.requestsPerSecond;
+  const measureBaseline = async (before: string): Promise<number> => {
+    const result = await load({ url: baseline.url, path: '/api/v1/rates/latest', warmupSeconds: WARMUP, seconds: WINDOW });
+    rows.push({ config: `baseline (bare node:http), before ${before}`, route: 'same bytes as rates/latest', result, ratio: 1, rssMb: rssMb(baseline.child.pid!) });
+    log(`baseline before ${before}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`);
+    return result.requestsPerSecond;
+  };
 
   const all = routes(dates);
   const configs: Config[] = [
@@ -169,11 +173,12 @@ async function main(): Promise<void> {
   const exactness: string[] = [];
   try {
     for (const config of configs) {
-      const { start, exact } = await measureConfig(config, rows, baselineRps);
+      const { start, exact } = await measureConfig(config, rows, await measureBaseline(config.name));
       starts.push(`${config.name}: ${start.toFixed(0)} ms`);
       exactness.push(exact);
     }
   } finally {
+    await baseline.stop();
     await pg?.cleanup();
   }
 
