@@ -1,23 +1,8 @@
 import type { ApiKeyRecord } from '../../domain/api-keys.js';
 import type { KeyStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
+import { toKeyRecord as toRecord, type KeyRow } from '../key-row.js';
 import type { PgPool } from './pg-pool.js';
-
-interface KeyRow {
-  id: number;
-  name: string | null;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-function toRecord(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: new Date(row.created_at),
-    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
-  };
-}
 
 // Each write and its version bump are one statement: data-modifying CTEs run exactly once and
 // commit together, and the bump only happens when the write touched a row.

@@ -1,22 +1,7 @@
 import type { ApiKeyRecord } from '../../domain/api-keys.js';
 import type { KeyStore } from '../ports.js';
 import { onSqlite, type SqliteDb } from './connection.js';
-
-interface KeyRow {
-  id: number;
-  name: string | null;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-function toRecord(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: new Date(row.created_at),
-    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
-  };
-}
+import { toKeyRecord as toRecord, type KeyRow } from '../key-row.js';
 
 const BUMP = "UPDATE data_versions SET version = version + 1 WHERE name = 'keys'";
 
