@@ -1,13 +1,10 @@
 import type { TestContext } from 'node:test';
-import pino from 'pino';
-import { loadConfig } from '../../src/config.js';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
-import { startServer, type RunningServer } from '../../src/server.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { freshTestStores } from './test-backend.js';
-import { FIXTURES } from './test-server.js';
+import { FIXTURES, startProductionServer } from './test-server.js';
 
 /**
  * For tests that outlive one server: a database file prepared once (keys, data), on which
@@ -52,23 +49,10 @@ export async function startOnDatabase(
   database: SharedDatabase,
   options: { env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<ServerOnDatabase> {
-  const config = loadConfig({
-    ...database.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    INGEST_ON_EMPTY: 'off',
-    INGEST_SCHEDULE: 'off',
-    LOG_LEVEL: 'silent',
-    REFRESH_INTERVAL_MS: '200',
-    ...options.env,
-  });
-  const server: RunningServer = await startServer(config, pino({ level: 'silent' }), options.clock);
+  const { server, url } = await startProductionServer({ ...database.env, ...options.env }, options.clock);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= server.close());
   database.beforeCleanup(close);
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
-  const url = `http://127.0.0.1:${address.port}`;
   const firstKey = database.keys[0]?.key;
   return {
     url,

@@ -46,6 +46,26 @@ export interface TestServerOptions {
 export { tempDir };
 
 /**
+ * The production server, configured through the same loader as `serve`, on a random port of
+ * 127.0.0.1, without network ingestion or schedule, quiet, and refreshing every 200 ms.
+ */
+export async function startProductionServer(env: Record<string, string>, clock?: Clock): Promise<{ server: RunningServer; url: string }> {
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    INGEST_ON_EMPTY: 'off',
+    INGEST_SCHEDULE: 'off',
+    LOG_LEVEL: 'silent',
+    REFRESH_INTERVAL_MS: '200',
+    ...env,
+  });
+  const server = await startServer(config, pino({ level: 'silent' }), clock);
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  return { server, url: `http://127.0.0.1:${address.port}` };
+}
+
+/**
  * Starts the production server (same config loader, same wiring) on a random port of 127.0.0.1,
  * with stores of its own (see test-backend.ts), and stops it when the test ends.
  */
@@ -59,21 +79,8 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   }
   await stores.close();
 
-  const config = loadConfig({
-    ...backend.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    INGEST_ON_EMPTY: 'off',
-    INGEST_SCHEDULE: 'off',
-    LOG_LEVEL: 'silent',
-    REFRESH_INTERVAL_MS: '200',
-    ...options.env,
-  });
-  const server = await startServer(config, pino({ level: 'silent' }), options.clock);
+  const { server, url } = await startProductionServer({ ...backend.env, ...options.env }, options.clock);
   backend.beforeCleanup(() => server.close());
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
-  const url = `http://127.0.0.1:${address.port}`;
   return {
     url,
     key,
