@@ -87,7 +87,7 @@ export function registerApiDocs(app: FastifyInstance): void {
         title: 'currency-rates',
         version: packageJson.version,
         description: DESCRIPTION,
-        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       tags: [
         { name: 'Rates', description: 'Rate sets against a base currency' },
