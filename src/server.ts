@@ -90,7 +90,18 @@ export async function startServer(
     close: async () => {
       stopRefresher();
       stopSchedule();
-      await app.close();
+      // app.close() stops accepting and waits for every open connection. Idle keep-alive ones are
+      // closed only once, when it starts; a connection whose last request finishes later would hold
+      // the process for the whole keep-alive timeout. So idle connections are swept until the
+      // close completes, and after 25 s whatever is left is cut.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      const deadline = setTimeout(() => app.server.closeAllConnections(), 25_000);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(deadline);
+      }
       await stores.close();
     },
   };
