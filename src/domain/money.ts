@@ -59,13 +59,9 @@ export function scaleRounded(value: Decimal, numerator: Decimal, denominator: De
   return formatMillionths(roundedQuotient(n, d));
 }
 
-const ONE: Decimal = { units: 1n, scale: 0 };
+export const ONE: Decimal = { units: 1n, scale: 0 };
 
 /** numerator / denominator rounded once to 6 places half-up. */
 export function ratioRounded(numerator: Decimal, denominator: Decimal): string {
   return scaleRounded(ONE, numerator, denominator);
-}
-
-export function one(): Decimal {
-  return ONE;
 }

@@ -1,7 +1,7 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
 import { decimal, ratioRounded, scaleRounded } from './money.js';
-import { RatesSnapshot, type Day } from './snapshot.js';
+import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
   base: string;
@@ -40,7 +40,7 @@ function shownRate(day: Day, from: string, to: string): string {
   if (!rates) shownRates.set(day, (rates = new Map()));
   const pair = `${from}${to}`;
   let rate = rates.get(pair);
-  if (rate === undefined) rates.set(pair, (rate = ratioRounded(RatesSnapshot.rateOn(day, to)!, RatesSnapshot.rateOn(day, from)!)));
+  if (rate === undefined) rates.set(pair, (rate = ratioRounded(day.rate(to)!, day.rate(from)!)));
   return rate;
 }
 
@@ -96,8 +96,8 @@ export function convert(
   requireTracked(tracked, [from, to]);
   const day = snapshot.latestWith([from, to]);
   if (!day) throw new NoDataError();
-  const fromRate = RatesSnapshot.rateOn(day, from)!;
-  const toRate = RatesSnapshot.rateOn(day, to)!;
+  const fromRate = day.rate(from)!;
+  const toRate = day.rate(to)!;
   return {
     from,
     to,
@@ -118,14 +118,14 @@ export function convertBulk(
   requireTracked(tracked, [from, ...targets]);
   const day = snapshot.latestWith([from, ...targets]);
   if (!day) throw new NoDataError();
-  const fromRate = RatesSnapshot.rateOn(day, from)!;
+  const fromRate = day.rate(from)!;
   const amount = decimal(query.amount);
   return {
     from,
     amount: query.amount,
     date: day.date,
     conversions: targets.map((to) => {
-      const toRate = RatesSnapshot.rateOn(day, to)!;
+      const toRate = day.rate(to)!;
       return { to, result: scaleRounded(amount, toRate, fromRate), rate: shownRate(day, from, to) };
     }),
   };

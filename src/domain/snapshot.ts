@@ -1,5 +1,5 @@
 import { decodeDayRates, type EncodedDay } from './day-encoding.js';
-import { decimal, one, type Decimal } from './money.js';
+import { decimal, ONE, type Decimal } from './money.js';
 
 /**
  * The rates of one day, per 1 EUR, as the exact decimal strings stored. EUR itself is implicit
@@ -18,8 +18,6 @@ export interface RateRow {
   currency: string;
   rate: string;
 }
-
-const ONE = one();
 
 /**
  * A day kept as the store encoded it and decoded on first use: a start-up loads the whole history
@@ -105,9 +103,5 @@ export class RatesSnapshot {
     if (this.latestByCodes.size >= 10_000) this.latestByCodes.clear();
     this.latestByCodes.set(key, day);
     return day;
-  }
-
-  static rateOn(day: Day, code: string): Decimal | undefined {
-    return day.rate(code);
   }
 }

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import zlib from 'node:zlib';
 import { parseRatesFile } from '../../src/ingest/parse-rates-file.js';
 import { IngestFormatError, type ParsedDay } from '../../src/ingest/parsed-day.js';
 import { readZipMember } from '../../src/ingest/unzip-single.js';
+import { buildZip } from '../helpers/zip-writer.js';
 
 const FIXTURES = path.resolve(process.cwd(), 'test/fixtures');
 const SHARED = path.resolve(process.cwd(), '../shared/data');
@@ -20,60 +20,6 @@ async function assertRejectsFormat(promise: Promise<unknown>, message: RegExp): 
     assert.match(err.message, message);
     return true;
   });
-}
-
-interface ZipEntrySpec {
-  name: string;
-  data: Buffer;
-  /** 0 = stored, 8 = deflated (default). */
-  method?: 0 | 8;
-  /** Overrides the uncompressed size written in the headers, to build lying archives. */
-  declaredSize?: number;
-}
-
-/** A minimal ZIP (local headers, central directory, end record), enough to craft hostile archives. */
-function makeZip(entries: ZipEntrySpec[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const method = entry.method ?? 8;
-    const body = method === 8 ? zlib.deflateRawSync(entry.data) : entry.data;
-    const name = Buffer.from(entry.name, 'utf8');
-    const crc = zlib.crc32(entry.data);
-    const size = entry.declaredSize ?? entry.data.length;
-
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, body);
-
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
 }
 
 /** Days keyed by date, for comparing files that cover different spans. */
@@ -110,7 +56,7 @@ describe('parseRatesFile on the fixtures', () => {
   });
 
   test('when a zipped CSV is malformed, then the error names the zip and its member', async () => {
-    const zip = makeZip([{ name: 'short-row.csv', data: fixture('short-row.csv') }]);
+    const zip = buildZip([{ name: 'short-row.csv', data: fixture('short-row.csv') }]);
     await assertRejectsFormat(parseRatesFile(zip, 'feed.zip'), /^feed\.zip:short-row\.csv line 3: /);
   });
 });
@@ -145,36 +91,36 @@ describe('parseRatesFile rejects what is not an ECB file', () => {
 
   test('when a ZIP member is itself a ZIP, then it is refused rather than unpacked again', async () => {
     const inner = fixture('hist.zip');
-    await assertRejectsFormat(parseRatesFile(makeZip([{ name: 'inner.zip', data: inner }]), 'outer.zip'),
+    await assertRejectsFormat(parseRatesFile(buildZip([{ name: 'inner.zip', data: inner }]), 'outer.zip'),
       /^outer\.zip:inner\.zip: (not valid UTF-8|the content is not an ECB)/);
   });
 });
 
 describe('readZipMember guards', () => {
   test('when a member inflates beyond maxBytes, then it is rejected while streaming (ZIP bomb)', async () => {
-    const bomb = makeZip([{ name: 'bomb.csv', data: Buffer.alloc(10 * 1024 * 1024) }]);
+    const bomb = buildZip([{ name: 'bomb.csv', data: Buffer.alloc(10 * 1024 * 1024) }]);
     assert.ok(bomb.length < 64 * 1024, `bomb is ${bomb.length} bytes`);
     await assertRejectsFormat(parseRatesFile(bomb, 'bomb.zip', { maxUncompressedBytes: 1024 * 1024 }),
       /^bomb\.zip:bomb\.csv: inflates to more than 1048576 bytes/);
   });
 
   test('when a member lies about its size, then it is rejected even though the header looks small', async () => {
-    const liar = makeZip([{ name: 'liar.csv', data: Buffer.alloc(10 * 1024 * 1024), declaredSize: 100 }]);
+    const liar = buildZip([{ name: 'liar.csv', data: Buffer.alloc(10 * 1024 * 1024), size: 100 }]);
     await assertRejectsFormat(readZipMember(liar, 'liar.zip', 1024 * 1024), /^liar\.zip:liar\.csv: /);
   });
 
   test('when the ZIP holds two files, then it is rejected naming both', async () => {
-    const two = makeZip([{ name: 'a.csv', data: Buffer.from('x') }, { name: 'b.csv', data: Buffer.from('y') }]);
+    const two = buildZip([{ name: 'a.csv', data: Buffer.from('x') }, { name: 'b.csv', data: Buffer.from('y') }]);
     await assertRejectsFormat(readZipMember(two, 'two.zip', 1000), /^two\.zip: the ZIP holds more than one file \(a\.csv, b\.csv\)/);
   });
 
   test('when the ZIP holds only a directory, then it is rejected as holding no file', async () => {
-    const dirOnly = makeZip([{ name: 'data/', data: Buffer.alloc(0), method: 0 }]);
+    const dirOnly = buildZip([{ name: 'data/', data: Buffer.alloc(0), stored: true }]);
     await assertRejectsFormat(readZipMember(dirOnly, 'dir.zip', 1000), /^dir\.zip: the ZIP holds no file/);
   });
 
   test('when the ZIP holds a directory and one file, then the file is the member', async () => {
-    const zip = makeZip([{ name: 'data/', data: Buffer.alloc(0), method: 0 }, { name: 'data/r.csv', data: Buffer.from('hello') }]);
+    const zip = buildZip([{ name: 'data/', data: Buffer.alloc(0), stored: true }, { name: 'data/r.csv', data: Buffer.from('hello') }]);
     const member = await readZipMember(zip, 'ok.zip', 1000);
     assert.equal(member.name, 'data/r.csv');
     assert.equal(member.data.toString(), 'hello');
@@ -187,14 +133,14 @@ describe('readZipMember guards', () => {
   });
 
   test('when a stored member is damaged, then the CRC check rejects it', async () => {
-    const zip = makeZip([{ name: 'r.csv', data: fixture('hist.csv'), method: 0 }]);
+    const zip = buildZip([{ name: 'r.csv', data: fixture('hist.csv'), stored: true }]);
     const at = zip.indexOf('1.1684');
     zip[at] = '2'.charCodeAt(0);
     await assertRejectsFormat(parseRatesFile(zip, 'bad.zip'), /^bad\.zip:r\.csv: CRC-32 mismatch/);
   });
 
   test('when deflated data is damaged, then it is rejected naming the member', async () => {
-    const zip = makeZip([{ name: 'r.csv', data: fixture('hist.csv') }]);
+    const zip = buildZip([{ name: 'r.csv', data: fixture('hist.csv') }]);
     zip.fill(0xff, 40, 60);
     await assertRejectsFormat(parseRatesFile(zip, 'bad.zip'), /^bad\.zip:r\.csv: /);
   });
