@@ -2,32 +2,40 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import { sendError } from '../errors.js';
 
-interface RouteSchemas {
+export interface RouteSchemas {
   params?: ZodType;
   querystring?: ZodType;
 }
 
+export type Validated = { ok: true; params: unknown; query: unknown } | { ok: false; messages: string[] };
+
 /**
  * Validates path and query together so one 400 lists every failed rule, path parameters first
- * (SPEC's tables put `date` before `base` and `symbols`). Fastify's own validation would stop at
- * the first failing part, so its compiler is a pass-through and the same zod schemas, which also
- * document the routes, are applied here.
+ * (SPEC's tables put `date` before `base` and `symbols`).
  */
-export async function validateInput(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  const schemas = (request.routeOptions.schema ?? {}) as RouteSchemas;
+export function validateParts(schemas: RouteSchemas, params: unknown, query: unknown): Validated {
   const messages: string[] = [];
-  const parsed: { params?: unknown; query?: unknown } = {};
+  const parsed = { params, query };
   for (const [part, schema, input] of [
-    ['params', schemas.params, request.params],
-    ['query', schemas.querystring, request.query],
+    ['params', schemas.params, params],
+    ['query', schemas.querystring, query],
   ] as const) {
     if (!schema) continue;
     const result = schema.safeParse(input ?? {});
     if (result.success) parsed[part] = result.data;
     else messages.push(...result.error.issues.map((issue) => issue.message));
   }
-  if (messages.length > 0) return sendError(reply, { statusCode: 400, messages, withErrorField: true });
-  if ('params' in parsed) request.params = parsed.params;
-  if ('query' in parsed) request.query = parsed.query;
+  return messages.length > 0 ? { ok: false, messages } : { ok: true, ...parsed };
+}
+
+/**
+ * preHandler: Fastify's own validation would stop at the first failing part, so its compiler is
+ * a pass-through and the same zod schemas, which also document the routes, are applied here.
+ */
+export async function validateInput(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  const result = validateParts((request.routeOptions.schema ?? {}) as RouteSchemas, request.params, request.query);
+  if (!result.ok) return sendError(reply, { statusCode: 400, messages: result.messages, withErrorField: true });
+  request.params = result.params;
+  request.query = result.query;
   return undefined;
 }
