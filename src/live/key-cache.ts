@@ -4,7 +4,8 @@ import type { KeyStore } from '../storage/ports.js';
 /**
  * Authenticates from memory. The map is rebuilt whenever the key store's version moves (a revoked
  * key stops working at the next refresh); a key created since the last refresh is found by one
- * lookup of its hash, so a fresh key works at once.
+ * lookup of its hash, so a fresh key works at once. A presented token is only ever hashed, then
+ * looked up by its hash: no secret is compared byte by byte.
  */
 export class KeyCache {
   private byHash = new Map<string, number>();
@@ -20,13 +21,20 @@ export class KeyCache {
     return true;
   }
 
+  /** The id of a key this cache holds, without asking the store; undefined when not held here. */
+  heldId(key: string): number | undefined {
+    return this.byHash.get(hashApiKey(key));
+  }
+
   /** The key's id, or undefined for an unknown or revoked key. */
   async authenticate(key: string): Promise<number | undefined> {
     const hash = hashApiKey(key);
     const known = this.byHash.get(hash);
     if (known !== undefined) return known;
+    const version = this.version;
     const found = await this.store.findActive(hash);
-    if (found !== undefined) this.byHash.set(hash, found);
+    // Kept only if no refresh came in between: that refresh may have been this key's revocation.
+    if (found !== undefined && version === this.version) this.byHash.set(hash, found);
     return found;
   }
 }

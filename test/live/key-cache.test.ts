@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
+import { KeyCache } from '../../src/live/key-cache.js';
+import type { KeyStore } from '../../src/storage/ports.js';
+
+/** A key store in memory whose findActive answers only when the test lets it. */
+function storeWith(key: string) {
+  let active = true;
+  let version = 1;
+  let release: (() => void) | undefined;
+  const store: KeyStore = {
+    create: async () => {
+      throw new Error('not used');
+    },
+    list: async () => [],
+    revoke: async () => false,
+    findActive: async (hash) => {
+      const answer = active && hash === hashApiKey(key) ? 7 : undefined;
+      await new Promise<void>((resolve) => (release = resolve));
+      return answer;
+    },
+    activeKeys: async () => new Map(active ? [[hashApiKey(key), 7]] : []),
+    version: async () => version,
+  };
+  return {
+    store,
+    revoke: () => {
+      active = false;
+      version++;
+    },
+    release: () => release?.(),
+  };
+}
+
+test('when a key is revoked while its first lookup is in flight, then the lookup answers as it was asked but the cache does not keep the key', async () => {
+  const key = generateApiKey();
+  const fake = storeWith(key);
+  const cache = new KeyCache(fake.store);
+  const lookup = cache.authenticate(key);
+  fake.revoke();
+  await cache.refresh();
+  fake.release();
+  assert.equal(await lookup, 7, 'the store found it before the revocation');
+  assert.equal(cache.heldId(key), undefined, 'the revocation wins: the key is not held');
+});
+
+test('when a fresh key is found by its first lookup, then the cache holds it for the next request', async () => {
+  const key = generateApiKey();
+  const fake = storeWith(key);
+  const cache = new KeyCache(fake.store);
+  const lookup = cache.authenticate(key);
+  setImmediate(() => fake.release());
+  assert.equal(await lookup, 7);
+  assert.equal(cache.heldId(key), 7);
+  assert.equal(cache.heldId(generateApiKey()), undefined);
+});
