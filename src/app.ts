@@ -1,3 +1,4 @@
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { TrackedCurrencies } from './domain/currencies.js';
@@ -8,16 +9,15 @@ import { registerErrorHandling } from './http/errors.js';
 import { authenticateAndCount } from './http/hooks/authenticate.js';
 import { commonHeaders } from './http/hooks/common-headers.js';
 import { validateInput } from './http/hooks/validate-input.js';
+import { fastPath, parseQuery } from './http/fast-path.js';
 import { enforceRequestLimits, HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
 import { registerApiDocs } from './http/openapi/register-api-docs.js';
 import { requestIdOf } from './http/request-id.js';
 import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
-import { convertRoutes } from './http/routes/convert-routes.js';
-import { currenciesRoutes } from './http/routes/currencies-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { otherMethodRoutes } from './http/routes/other-methods.js';
 import { ResponseCache } from './http/response-cache.js';
-import { ratesRoutes } from './http/routes/rates-routes.js';
+import { apiRoutes } from './http/routes/api-routes.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -35,22 +35,63 @@ export interface AppDeps {
   httpLimits?: HttpLimits;
   /** GET /metrics and the per-request observations; undefined when METRICS=off. */
   metrics?: MetricsExposure | undefined;
+  /** Answer valid API calls of known keys without the framework (http/fast-path.ts); on unless false. */
+  fastPath?: boolean;
+}
+
+/** What Fastify hands a server factory, its defaults filled in. */
+interface FactoryOptions {
+  http?: ServerOptions;
+  keepAliveTimeout: number;
+  requestTimeout: number;
+  connectionTimeout: number;
+  maxRequestsPerSocket: number;
 }
 
 /** The one app factory: the server, the tests and the CLI all build exactly this. */
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const limits = deps.httpLimits ?? HTTP_LIMITS;
+  const clock = deps.clock ?? systemClock;
+  const context = { view: deps.view, tracked: deps.tracked, cache: new ResponseCache() };
+  let server: Server | undefined;
+  const answeredDirectly =
+    deps.fastPath === false
+      ? undefined
+      : fastPath({
+          context,
+          keys: deps.keys,
+          quota: deps.quota,
+          policy: deps.config.quota,
+          clock,
+          log: deps.logger === false ? undefined : deps.logger,
+          metrics: deps.metrics?.metrics,
+          maxUrlLength: limits.maxUrlLength,
+          accepting: () => server?.listening === true,
+        });
+
   const app = Fastify({
     ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger }),
     // The API reads no bodies: a tiny limit, and the parser below discards what comes.
     bodyLimit: 1024,
     // URL and header sizes, timeouts, and JSON answers for what Node's parser refuses (http/limits.ts).
-    ...limitOptions(deps.httpLimits ?? HTTP_LIMITS),
+    ...limitOptions(limits),
+    // The fast path parses queries with this same function, so the two ways in cannot differ.
+    routerOptions: { ...limitOptions(limits).routerOptions, querystringParser: parseQuery },
     // One access line per request, written in onResponse (http/access-log.ts), not two.
     logController: new LogController({ disableRequestLogging: true }),
     // The log's reqId: the caller's X-Request-Id when acceptable, else a UUID (http/request-id.ts).
     genReqId: requestIdOf,
+    // The server Fastify would make (its HTTP/1 defaults), with the fast path in front of its handler.
+    serverFactory: (handler, factoryOptions) => {
+      const options = factoryOptions as unknown as FactoryOptions;
+      server = createServer(options.http ?? {}, answeredDirectly ? (request, response) => answeredDirectly(request, response) || handler(request, response) : handler);
+      server.keepAliveTimeout = options.keepAliveTimeout;
+      server.requestTimeout = options.requestTimeout;
+      server.setTimeout(options.connectionTimeout);
+      if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    },
   });
-
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => {
     payload.resume();
@@ -61,7 +102,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   registerErrorHandling(app);
   app.addHook('onRequest', commonHeaders);
-  app.addHook('onRequest', enforceRequestLimits(deps.httpLimits ?? HTTP_LIMITS));
+  app.addHook('onRequest', enforceRequestLimits(limits));
   app.addHook('onResponse', logAccess);
   // Beside the authenticated plugin: no key, not counted.
   registerApiDocs(app);
@@ -71,14 +112,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (api) => {
     api.addHook(
       'onRequest',
-      authenticateAndCount({ keys: deps.keys, quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }),
+      authenticateAndCount({ keys: deps.keys, quota: deps.quota, policy: deps.config.quota, clock }),
     );
-    const context = { view: deps.view, tracked: deps.tracked, cache: new ResponseCache() };
     api.addHook('preHandler', serveCached(context));
     api.addHook('preHandler', validateInput);
-    ratesRoutes(api, context);
-    convertRoutes(api, context);
-    currenciesRoutes(api, context);
+    apiRoutes(api, context);
   });
   return app;
 }

@@ -36,8 +36,8 @@ export async function startServer(
   config: Config,
   log: FastifyBaseLogger,
   clock: Clock = systemClock,
-  /** Production leaves this out (HTTP_LIMITS); tests of the timeouts shorten them. */
-  httpLimits?: HttpLimits,
+  /** Production leaves these out. Tests of the timeouts shorten the limits; equivalence tests turn the fast path off. */
+  tuning: { httpLimits?: HttpLimits; fastPath?: boolean } = {},
 ): Promise<RunningServer> {
   const stores = await openStores({
     databaseUrl: config.databaseUrl,
@@ -65,7 +65,7 @@ export async function startServer(
   log.info(`loaded ${view.snapshot.dayCount} days of rates`);
 
   const app = buildApp({
-    config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock, httpLimits,
+    config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock, ...tuning,
     metrics: config.metrics.enabled ? { metrics, token: config.metrics.token } : undefined,
   });
   await app.listen({ port: config.port, host: config.host });

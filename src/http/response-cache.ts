@@ -46,7 +46,7 @@ export class ResponseCache {
   }
 }
 
-function matches(ifNoneMatch: string, etag: string): boolean {
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
   // Weak comparison (RFC 9110 §13.1.2): W/ prefixes do not matter for If-None-Match.
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
@@ -56,6 +56,6 @@ function matches(ifNoneMatch: string, etag: string): boolean {
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, body: RenderedBody): FastifyReply {
   reply.header('etag', body.etag);
   const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch !== undefined && matches(ifNoneMatch, body.etag)) return reply.code(304).send();
+  if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, body.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(body.json);
 }

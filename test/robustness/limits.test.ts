@@ -35,7 +35,7 @@ async function startServerWith(t: TestContext, httpLimits?: HttpLimits) {
   await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
   await stores.close();
   const config = loadConfig({ ...backend.env, PORT: '0', HOST: '127.0.0.1', INGEST_ON_EMPTY: 'off', INGEST_SCHEDULE: 'off', LOG_LEVEL: 'silent' });
-  const server = await startServer(config, pino({ level: 'silent' }), undefined, httpLimits);
+  const server = await startServer(config, pino({ level: 'silent' }), undefined, { httpLimits });
   backend.beforeCleanup(() => server.close());
   const address = server.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

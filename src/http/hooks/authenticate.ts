@@ -14,6 +14,14 @@ declare module 'fastify' {
 /** RFC 6750: the scheme word is case-insensitive; the token is one non-empty word. */
 const BEARER = /^Bearer +(\S+)$/i;
 
+/** The token of an `Authorization: Bearer <token>` header; undefined when missing or malformed. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
+
+/** The 429 every refused request gets (SPEC §7: no `error` field). */
+export const quotaExceeded = (policy: QuotaPolicy) => new HttpError(429, rateLimitMessage(policy), false);
+
 export interface GateDeps {
   keys: KeyCache;
   quota: QuotaStore;
@@ -28,10 +36,9 @@ export interface GateDeps {
 export function authenticateAndCount(deps: GateDeps) {
   const missing = new HttpError(401, 'Missing or malformed Authorization header');
   const invalid = new HttpError(401, 'Invalid API key');
-  const exceeded = new HttpError(429, rateLimitMessage(deps.policy), false);
+  const exceeded = quotaExceeded(deps.policy);
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const header = request.headers.authorization;
-    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (token === undefined) return sendError(reply, missing);
     const keyId = await deps.keys.authenticate(token);
     if (keyId === undefined) return sendError(reply, invalid);
