@@ -51,12 +51,33 @@ function formatMillionths(millionths: bigint): string {
   return `${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`;
 }
 
+/**
+ * numerator / denominator prepared for repeated scaling: the parts of the computation that do not
+ * depend on the value, taken once (a day's rate pair serves every conversion of that pair).
+ */
+export interface ScaleFactor {
+  /** numerator.units · 10^(denominator.scale + 6) */
+  readonly times: bigint;
+  /** denominator.units · 10^numerator.scale */
+  readonly over: bigint;
+}
+
+export function scaleFactor(numerator: Decimal, denominator: Decimal): ScaleFactor {
+  return {
+    times: numerator.units * pow10(denominator.scale + SHOWN_DECIMALS),
+    over: denominator.units * pow10(numerator.scale),
+  };
+}
+
+/** value × factor, exact until the single final rounding to 6 places half-up. */
+export function scaledBy(value: Decimal, factor: ScaleFactor): string {
+  // value·num/den = (v·n·10^sd) / (d·10^(sv+sn)); ×10^6 for millionths.
+  return formatMillionths(roundedQuotient(value.units * factor.times, factor.over * pow10(value.scale)));
+}
+
 /** value × numerator / denominator, exact until the single final rounding to 6 places half-up. */
 export function scaleRounded(value: Decimal, numerator: Decimal, denominator: Decimal): string {
-  // value·num/den = (v·n·10^sd) / (d·10^(sv+sn)); ×10^6 for millionths.
-  const n = value.units * numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
-  const d = denominator.units * pow10(value.scale + numerator.scale);
-  return formatMillionths(roundedQuotient(n, d));
+  return scaledBy(value, scaleFactor(numerator, denominator));
 }
 
 export const ONE: Decimal = { units: 1n, scale: 0 };

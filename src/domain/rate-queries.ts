@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { decimal, ratioRounded, scaleRounded } from './money.js';
+import { decimal, ratioRounded, scaleFactor, scaledBy, type ScaleFactor } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -30,18 +30,32 @@ export interface RateSetQuery {
   symbols?: readonly string[] | undefined;
 }
 
+/** What a day's rate pair gives every request about it: the shown rate, and the factor amounts are scaled by. */
+interface Pair {
+  rate: string;
+  factor: ScaleFactor;
+}
+
 /**
- * The shown rate of `to` in `from` on a day, computed once per day and pair: a bulk conversion
- * asks for up to 25 of them, and the same pairs come back all day.
+ * A day's rate pairs, each computed once per day: a bulk conversion asks for up to 25 of them,
+ * and the same pairs come back all day.
  */
-const shownRates = new WeakMap<Day, Map<string, string>>();
+const pairs = new WeakMap<Day, Map<string, Pair>>();
+function pairOn(day: Day, from: string, to: string): Pair {
+  let ofDay = pairs.get(day);
+  if (!ofDay) pairs.set(day, (ofDay = new Map()));
+  const key = `${from}${to}`;
+  let pair = ofDay.get(key);
+  if (pair === undefined) {
+    const toRate = day.rate(to)!;
+    const fromRate = day.rate(from)!;
+    ofDay.set(key, (pair = { rate: ratioRounded(toRate, fromRate), factor: scaleFactor(toRate, fromRate) }));
+  }
+  return pair;
+}
+
 function shownRate(day: Day, from: string, to: string): string {
-  let rates = shownRates.get(day);
-  if (!rates) shownRates.set(day, (rates = new Map()));
-  const pair = `${from}${to}`;
-  let rate = rates.get(pair);
-  if (rate === undefined) rates.set(pair, (rate = ratioRounded(day.rate(to)!, day.rate(from)!)));
-  return rate;
+  return pairOn(day, from, to).rate;
 }
 
 /** Upper-cased, repeats folded, first-seen order kept (DECISIONS §2: `JPY,jpy` is one code). */
@@ -96,16 +110,8 @@ export function convert(
   requireTracked(tracked, [from, to]);
   const day = snapshot.latestWith([from, to]);
   if (!day) throw new NoDataError();
-  const fromRate = day.rate(from)!;
-  const toRate = day.rate(to)!;
-  return {
-    from,
-    to,
-    amount: query.amount,
-    result: scaleRounded(decimal(query.amount), toRate, fromRate),
-    rate: shownRate(day, from, to),
-    date: day.date,
-  };
+  const pair = pairOn(day, from, to);
+  return { from, to, amount: query.amount, result: scaledBy(decimal(query.amount), pair.factor), rate: pair.rate, date: day.date };
 }
 
 export function convertBulk(
@@ -118,15 +124,14 @@ export function convertBulk(
   requireTracked(tracked, [from, ...targets]);
   const day = snapshot.latestWith([from, ...targets]);
   if (!day) throw new NoDataError();
-  const fromRate = day.rate(from)!;
   const amount = decimal(query.amount);
   return {
     from,
     amount: query.amount,
     date: day.date,
     conversions: targets.map((to) => {
-      const toRate = day.rate(to)!;
-      return { to, result: scaleRounded(amount, toRate, fromRate), rate: shownRate(day, from, to) };
+      const pair = pairOn(day, from, to);
+      return { to, result: scaledBy(amount, pair.factor), rate: pair.rate };
     }),
   };
 }

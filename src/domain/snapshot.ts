@@ -94,14 +94,22 @@ export class RatesSnapshot {
   }
 
   /** The most recent day on which every given currency has a rate. */
-  latestWith(codes: Iterable<string>): Day | undefined {
+  latestWith(codes: readonly string[]): Day | undefined {
+    // First by the codes as asked (the same request asks in the same order), before normalising.
+    const asked = codes.join(',');
+    if (this.latestByCodes.has(asked)) return this.latestByCodes.get(asked);
     const wanted = [...new Set(codes)].filter((code) => code !== 'EUR').sort();
     const key = wanted.join(',');
-    if (this.latestByCodes.has(key)) return this.latestByCodes.get(key);
+    if (this.latestByCodes.has(key)) {
+      const known = this.latestByCodes.get(key);
+      this.latestByCodes.set(asked, known);
+      return known;
+    }
     const day = this.newestFirst.find((candidate) => wanted.every((code) => candidate.rates.has(code)));
     // Bounded: the sets asked for are few in practice; a flood of distinct sets only resets the memo.
     if (this.latestByCodes.size >= 10_000) this.latestByCodes.clear();
     this.latestByCodes.set(key, day);
+    this.latestByCodes.set(asked, day);
     return day;
   }
 }
