@@ -27,6 +27,8 @@ import { generateApiKey, hashApiKey } from '../src/domain/api-keys.js';
 import { openStores } from '../src/storage/open-stores.js';
 
 const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** As the bin's shebang, `npm start` and the Dockerfile run the server. */
+const SERVE = ['--max-semi-space-size=4', MAIN_JS, 'serve'];
 const HISTORY = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.zip', import.meta.url));
 const HISTORY_CSV = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.csv', import.meta.url));
 
@@ -186,7 +188,7 @@ async function main(): Promise<number> {
     const url = `http://127.0.0.1:${port}`;
     let stderr = '';
     started = performance.now();
-    server = spawn(process.execPath, [MAIN_JS, 'serve'], {
+    server = spawn(process.execPath, SERVE, {
       env: { ...base, PORT: String(port), HOST: '127.0.0.1', QUOTA_LIMIT: '1000000000', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
