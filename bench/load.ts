@@ -1,10 +1,10 @@
 import autocannon from 'autocannon';
 
 export interface LoadResult {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  p999: number;
+  requests: number;
+  seconds: number;
+  /** Every response's latency in ms, as measured by the load generator. */
+  latencies: number[];
   /** Responses by status, as received. */
   statuses: Map<number, number>;
   errors: number;
@@ -15,38 +15,59 @@ export interface LoadSpec {
   /** A fixed path, or a function giving each request's path. */
   path: string | (() => string);
   headers?: Record<string, string>;
-  warmupSeconds: number;
   seconds?: number;
-  /** A fixed number of requests instead of a measured window (for exact counting). */
+  /** A fixed number of requests instead of a timed window (for exact counting). */
   amount?: number;
 }
 
-/** 50 keep-alive connections: a warm-up, then the measured window. */
-export async function load(spec: LoadSpec): Promise<LoadResult> {
+/** 50 keep-alive connections for a timed window (or a fixed number of requests). */
+export function load(spec: LoadSpec): Promise<LoadResult> {
   const nextPath = typeof spec.path === 'function' ? spec.path : () => spec.path as string;
-  const run = (options: { duration?: number; amount?: number }) =>
-    new Promise<{ result: autocannon.Result; statuses: Map<number, number> }>((resolve, reject) => {
-      const statuses = new Map<number, number>();
-      const instance = autocannon(
-        {
-          url: spec.url,
-          connections: 50,
-          ...options,
-          headers: spec.headers ?? {},
-          requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
-        },
-        (err, result) => (err ? reject(err) : resolve({ result, statuses })),
-      );
-      instance.on('response', (_client, statusCode) => statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1));
+  return new Promise((resolve, reject) => {
+    const statuses = new Map<number, number>();
+    const latencies: number[] = [];
+    const instance = autocannon(
+      {
+        url: spec.url,
+        connections: 50,
+        ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 }),
+        headers: spec.headers ?? {},
+        requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
+      },
+      (err, result) =>
+        err
+          ? reject(err)
+          : resolve({ requests: result.requests.total, seconds: result.duration, latencies, statuses, errors: result.errors }),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+      latencies.push(responseTime);
     });
-  if (spec.warmupSeconds > 0) await run({ duration: spec.warmupSeconds });
-  const { result, statuses } = await run(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 });
+  });
+}
+
+/** Several windows as one: requests and statuses summed, latencies pooled. */
+export function combine(results: LoadResult[]): LoadResult {
+  const statuses = new Map<number, number>();
+  for (const result of results) for (const [status, n] of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
   return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    p999: result.latency.p99_9,
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    seconds: results.reduce((sum, r) => sum + r.seconds, 0),
+    latencies: results.flatMap((r) => r.latencies),
     statuses,
-    errors: result.errors,
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
   };
+}
+
+export interface Summary {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  p999: number;
+}
+
+export function summarise(result: LoadResult): Summary {
+  const sorted = Float64Array.from(result.latencies).sort();
+  const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+  return { requestsPerSecond: result.requests / result.seconds, p50: at(0.5), p99: at(0.99), p999: at(0.999) };
 }

@@ -7,15 +7,20 @@ import { DEFAULT_TRACKED, TrackedCurrencies } from '../src/domain/currencies.js'
 import { runIngestion } from '../src/ingest/run-ingestion.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
-import { load, type LoadResult } from './load.js';
-import { MAIN_JS, ROOT, rssMb, spawnAndWait, type Running } from './processes.js';
+import { combine, load, summarise, type LoadResult } from './load.js';
+import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
 import { formatReport, type Row } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' } } });
 const quick = values.quick ?? false;
-const WARMUP = quick ? 0.5 : 2;
-const WINDOW = quick ? 1.5 : 5;
+// autocannon counts its durations in whole seconds.
+/** Before each route; the first route of a server gets more, so its code is compiled before anything is measured. */
+const WARMUP = quick ? 1 : 2;
+const FIRST_WARMUP = quick ? 2 : 5;
+/** Each route is measured in ROUNDS pairs of windows: the baseline, then the service, alternately. */
+const ROUNDS = quick ? 1 : 3;
+const WINDOW = 1;
 const HISTORY = join(ROOT, '..', 'shared', 'data', 'eurofxref-hist.zip');
 const work = mkdtempSync(join(tmpdir(), 'currency-rates-bench-'));
 const started = performance.now();
@@ -72,26 +77,52 @@ interface Config {
   routes: Route[];
 }
 
-async function measureConfig(config: Config, rows: Row[], baselineRps: number): Promise<{ start: number; exact: string }> {
+/**
+ * The baseline, running beside the whole benchmark, measured in windows alternating with the
+ * service's: on a shared machine the capacity drifts within seconds, and each ratio compares
+ * requests served under the same conditions.
+ */
+interface Baseline {
+  url: string;
+  pid: number;
+}
+
+async function measureConfig(config: Config, rows: Row[], baseline: Baseline): Promise<{ start: number; exact: string }> {
   const { key } = await newKey(config.storeConfig);
-  const server: Running = await spawnAndWait([MAIN_JS, 'serve'], config.env, join(work, `${config.name}.log`), '/health');
+  const server: Running = await spawnAndWait(SERVE, config.env, join(work, `${config.name}.log`), '/health');
   log(`${config.name}: listening after ${server.startMs.toFixed(0)} ms`);
+  const baselineWindows: LoadResult[] = [];
   try {
-    for (const route of config.routes) {
-      const result = await load({
-        url: server.url,
-        path: route.path,
-        headers: route.auth ? { authorization: `Bearer ${key}` } : {},
-        warmupSeconds: WARMUP,
-        seconds: WINDOW,
-      });
-      const row: Row = { config: config.name, route: route.name, result, ratio: result.requestsPerSecond / baselineRps, rssMb: rssMb(server.child.pid!) };
+    for (const [index, route] of config.routes.entries()) {
+      const headers: Record<string, string> = route.auth ? { authorization: `Bearer ${key}` } : {};
+      const spec = { url: server.url, path: route.path, headers };
+      await load({ ...spec, seconds: index === 0 ? FIRST_WARMUP : WARMUP });
+      const service: LoadResult[] = [];
+      const paired: LoadResult[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        paired.push(await load({ url: baseline.url, path: '/api/v1/rates/latest', seconds: WINDOW }));
+        service.push(await load({ ...spec, seconds: WINDOW }));
+      }
+      const result = combine(service);
+      const base = combine(paired);
+      baselineWindows.push(...paired);
+      const row: Row = {
+        config: config.name,
+        route: route.name,
+        summary: summarise(result),
+        baselineRps: summarise(base).requestsPerSecond,
+        ratio: result.requests / result.seconds / (base.requests / base.seconds),
+        rssMb: rssMb(server.child.pid!),
+      };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(result.requestsPerSecond)} req/s (${row.ratio.toFixed(2)} of baseline), p99 ${result.p99} ms, statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
+      log(`${config.name} ${route.name}: ${Math.round(row.summary.requestsPerSecond)} req/s, baseline ${Math.round(row.baselineRps)} (${row.ratio.toFixed(2)}), p99 ${row.summary.p99.toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
     }
+    const all = combine(baselineWindows);
+    const summary = summarise(all);
+    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baselineRps: summary.requestsPerSecond, ratio: 1, rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
-    const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, warmupSeconds: 0, amount: quick ? 5_000 : 20_000 });
+    const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000 });
     const stored = await storedCount(config.storeConfig, fresh.id);
     const line = `${config.name}: ${counted(exact)} requests counted by the benchmark, ${stored} stored for the key${counted(exact) === stored ? ' (equal)' : ' (DIFFERENT)'}`;
     log(line);
@@ -139,16 +170,9 @@ async function main(): Promise<void> {
   delete baseEnv.REDIS_URL;
 
   const rows: Row[] = [];
-  // The baseline runs beside the whole benchmark and is measured again right before each
-  // configuration: on a shared machine the capacity drifts, and each ratio compares rows measured
-  // within a minute of each other.
-  const baseline = await spawnAndWait([new URL('./baseline-server.js', import.meta.url).pathname], { ...baseEnv, BASELINE_BODY_FILE: join(work, 'latest.json') }, join(work, 'baseline.log'), '/');
-  const measureBaseline = async (before: string): Promise<number> => {
-    const result = await load({ url: baseline.url, path: '/api/v1/rates/latest', warmupSeconds: WARMUP, seconds: WINDOW });
-    rows.push({ config: `baseline (bare node:http), before ${before}`, route: 'same bytes as rates/latest', result, ratio: 1, rssMb: rssMb(baseline.child.pid!) });
-    log(`baseline before ${before}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`);
-    return result.requestsPerSecond;
-  };
+  const baselineServer = await spawnAndWait([new URL('./baseline-server.js', import.meta.url).pathname], { ...baseEnv, BASELINE_BODY_FILE: join(work, 'latest.json') }, join(work, 'baseline.log'), '/');
+  await load({ url: baselineServer.url, path: '/api/v1/rates/latest', seconds: FIRST_WARMUP });
+  const baseline = { url: baselineServer.url, pid: baselineServer.child.pid! };
 
   const all = routes(dates);
   const configs: Config[] = [
@@ -173,12 +197,12 @@ async function main(): Promise<void> {
   const exactness: string[] = [];
   try {
     for (const config of configs) {
-      const { start, exact } = await measureConfig(config, rows, await measureBaseline(config.name));
+      const { start, exact } = await measureConfig(config, rows, baseline);
       starts.push(`${config.name}: ${start.toFixed(0)} ms`);
       exactness.push(exact);
     }
   } finally {
-    await baseline.stop();
+    await baselineServer.stop();
     await pg?.cleanup();
   }
 
@@ -192,6 +216,7 @@ async function main(): Promise<void> {
       ...exactness.map((line) => `Quota exactness — ${line}`),
     ],
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (autocannon, 50 connections) on the same machine`,
+    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Latency percentiles are over every response of the service's windows.`,
     seconds: (performance.now() - started) / 1000,
   });
   const out = values.out ?? join(ROOT, 'BENCHMARKS.md');
