@@ -114,24 +114,48 @@ export function convert(
   return { from, to, amount: query.amount, result: scaledBy(decimal(query.amount), pair.factor), rate: pair.rate, date: day.date };
 }
 
+/** What a bulk conversion of some amount needs: the day, and each target's shown rate and factor. */
+export interface BulkPlan {
+  from: string;
+  date: string;
+  targets: readonly { to: string; rate: string; factor: ScaleFactor }[];
+}
+
+/**
+ * Plans by snapshot and the codes as asked: the same bulk question comes back with new amounts all
+ * day, and its codes are checked, its day found and its pairs prepared only once.
+ */
+const plans = new WeakMap<RatesSnapshot, Map<string, BulkPlan>>();
+
+export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: readonly string[]): BulkPlan {
+  let ofSnapshot = plans.get(snapshot);
+  if (!ofSnapshot) plans.set(snapshot, (ofSnapshot = new Map()));
+  const key = `${from}:${to.join(',')}`;
+  const known = ofSnapshot.get(key);
+  if (known) return known;
+  const fromCode = from.toUpperCase();
+  const targets = distinctCodes(to);
+  requireTracked(tracked, [fromCode, ...targets]);
+  const day = snapshot.latestWith([fromCode, ...targets]);
+  if (!day) throw new NoDataError();
+  const plan = { from: fromCode, date: day.date, targets: targets.map((code) => ({ to: code, ...pairOn(day, fromCode, code) })) };
+  // Bounded: a flood of distinct questions only starts the memory over.
+  if (ofSnapshot.size >= 10_000) ofSnapshot.clear();
+  ofSnapshot.set(key, plan);
+  return plan;
+}
+
 export function convertBulk(
   snapshot: RatesSnapshot,
   tracked: TrackedCurrencies,
   query: { from: string; amount: string; to: readonly string[] },
 ): BulkConversion {
-  const from = query.from.toUpperCase();
-  const targets = distinctCodes(query.to);
-  requireTracked(tracked, [from, ...targets]);
-  const day = snapshot.latestWith([from, ...targets]);
-  if (!day) throw new NoDataError();
+  const plan = bulkPlan(snapshot, tracked, query.from, query.to);
   const amount = decimal(query.amount);
   return {
-    from,
+    from: plan.from,
     amount: query.amount,
-    date: day.date,
-    conversions: targets.map((to) => {
-      const pair = pairOn(day, from, to);
-      return { to, result: scaledBy(amount, pair.factor), rate: pair.rate };
-    }),
+    date: plan.date,
+    conversions: plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate })),
   };
 }

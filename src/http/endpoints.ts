@@ -1,8 +1,10 @@
 import type { ZodType, z } from 'zod';
 import { decimal, isPositive } from '../domain/money.js';
-import { convert, convertBulk, latestRates, ratesOn } from '../domain/rate-queries.js';
+import { bulkPlan, convert, latestRates, ratesOn } from '../domain/rate-queries.js';
 import type { RouteContext } from './answer.js';
+import { bulkJson } from './bulk-json.js';
 import { HttpError } from './errors.js';
+import { Json } from './response-cache.js';
 import { bulkQuery, convertQuery, dateParams, MESSAGES, rateSetQuery } from './request-schemas.js';
 
 /**
@@ -63,7 +65,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     compute: ({ view, tracked }, _params, query) => {
       const q = query as z.infer<typeof bulkQuery>;
       requirePositive(q.amount);
-      return convertBulk(view.snapshot, tracked, { ...q, to: q.to.split(',') });
+      return new Json(bulkJson(bulkPlan(view.snapshot, tracked, q.from, q.to.split(',')), q.amount));
     },
   },
   {
