@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { decimal, ratioRounded, scaleFactor, scaledBy, type ScaleFactor } from './money.js';
+import { decimal, ratioRounded, scaleFactor, scaledBy, type Decimal, type ScaleFactor } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -31,26 +31,49 @@ export interface RateSetQuery {
 }
 
 /** What a day's rate pair gives every request about it: the shown rate, and the factor amounts are scaled by. */
-interface Pair {
-  rate: string;
-  factor: ScaleFactor;
+class Pair {
+  private scale: ScaleFactor | undefined;
+  readonly rate: string;
+
+  constructor(
+    private readonly toRate: Decimal,
+    private readonly fromRate: Decimal,
+  ) {
+    this.rate = ratioRounded(toRate, fromRate);
+  }
+
+  /** Prepared on the first conversion: rate sets only ever need the shown rate. */
+  get factor(): ScaleFactor {
+    return (this.scale ??= scaleFactor(this.toRate, this.fromRate));
+  }
 }
 
 /**
- * A day's rate pairs, each computed once per day: a bulk conversion asks for up to 25 of them,
- * and the same pairs come back all day.
+ * Days' rate pairs, each computed once: a bulk conversion asks for up to 25 of them, and the same
+ * pairs come back all day. Bounded across all days (a client walking every date in every base
+ * would otherwise fill memory): past MAX_PAIRS the memory starts over.
  */
-const pairs = new WeakMap<Day, Map<string, Pair>>();
+const MAX_PAIRS = 100_000;
+let pairs = new WeakMap<Day, Map<string, Pair>>();
+let pairCount = 0;
+
+/** How many pairs are remembered now (for the test that holds the bound). */
+export function rememberedPairs(): number {
+  return pairCount;
+}
+
 function pairOn(day: Day, from: string, to: string): Pair {
   let ofDay = pairs.get(day);
-  if (!ofDay) pairs.set(day, (ofDay = new Map()));
   const key = `${from}${to}`;
-  let pair = ofDay.get(key);
-  if (pair === undefined) {
-    const toRate = day.rate(to)!;
-    const fromRate = day.rate(from)!;
-    ofDay.set(key, (pair = { rate: ratioRounded(toRate, fromRate), factor: scaleFactor(toRate, fromRate) }));
+  let pair = ofDay?.get(key);
+  if (pair !== undefined) return pair;
+  if (++pairCount > MAX_PAIRS) {
+    pairs = new WeakMap();
+    pairCount = 1;
+    ofDay = undefined;
   }
+  if (!ofDay) pairs.set(day, (ofDay = new Map()));
+  ofDay.set(key, (pair = new Pair(day.rate(to)!, day.rate(from)!)));
   return pair;
 }
 
@@ -138,7 +161,14 @@ export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, fr
   requireTracked(tracked, [fromCode, ...targets]);
   const day = snapshot.latestWith([fromCode, ...targets]);
   if (!day) throw new NoDataError();
-  const plan = { from: fromCode, date: day.date, targets: targets.map((code) => ({ to: code, ...pairOn(day, fromCode, code) })) };
+  const plan = {
+    from: fromCode,
+    date: day.date,
+    targets: targets.map((code) => {
+      const pair = pairOn(day, fromCode, code);
+      return { to: code, rate: pair.rate, factor: pair.factor };
+    }),
+  };
   // Bounded: a flood of distinct questions only starts the memory over.
   if (ofSnapshot.size >= 10_000) ofSnapshot.clear();
   ofSnapshot.set(key, plan);
