@@ -51,6 +51,7 @@ interface FactoryOptions {
 /** The one app factory: the server, the tests and the CLI all build exactly this. */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.httpLimits ?? HTTP_LIMITS;
+  const limitSettings = limitOptions(limits);
   const clock = deps.clock ?? systemClock;
   const context = { view: deps.view, tracked: deps.tracked, cache: new ResponseCache() };
   let server: Server | undefined;
@@ -74,9 +75,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // The API reads no bodies: a tiny limit, and the parser below discards what comes.
     bodyLimit: 1024,
     // URL and header sizes, timeouts, and JSON answers for what Node's parser refuses (http/limits.ts).
-    ...limitOptions(limits),
+    ...limitSettings,
     // The fast path parses queries with this same function, so the two ways in cannot differ.
-    routerOptions: { ...limitOptions(limits).routerOptions, querystringParser: parseQuery },
+    routerOptions: { ...limitSettings.routerOptions, querystringParser: parseQuery },
     // One access line per request, written in onResponse (http/access-log.ts), not two.
     logController: new LogController({ disableRequestLogging: true }),
     // The log's reqId: the caller's X-Request-Id when acceptable, else a UUID (http/request-id.ts).

@@ -44,8 +44,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * The API's successful GETs, answered without the framework. Most traffic is a known key asking
  * for a valid URL, often one answered before; for it, Fastify's routing, hooks, request and reply
- * objects and child logger cost more than everything the answer needs (measured: ~40 % of the
- * server's CPU per cached answer). This path does what that answer needs, in the same order of
+ * objects and child logger cost more than everything else the answer needs (measured side by side
+ * on rates/latest: server CPU per answer 62.5 → 54.0 µs, throughput 0.65 → 0.75 of a bare
+ * node:http server sending the same bytes). This path does what that answer needs, in the same order of
  * effect: authenticate, count against the quota, answer, log one line, observe the metrics.
  *
  * It only takes what it can answer exactly as the routes would, and decides that before anything
