@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import type { RatesView } from '../live/rates-view.js';
-import { render, sendRendered, type ResponseCache } from './response-cache.js';
+import type { Endpoint } from './endpoints.js';
+import { render, sendRendered, type RenderedBody, type ResponseCache } from './response-cache.js';
 
 /** What the routes read: the live rates, the served currencies, and the cache of 200 bodies. */
 export interface RouteContext {
@@ -10,29 +11,27 @@ export interface RouteContext {
   cache: ResponseCache;
 }
 
-/** Computes a 200 body from the current snapshot, remembers it for this URL, and sends it. */
-export function answer(context: RouteContext, request: FastifyRequest, reply: FastifyReply, compute: () => unknown): FastifyReply {
+/** The 200 body answered before for this URL on the current data (the same URL computes to the same bytes). */
+export function cachedBody(context: RouteContext, url: string): RenderedBody | undefined {
+  return context.cache.get(context.view.snapshot.version, url);
+}
+
+/**
+ * Computes an endpoint's 200 body from validated input on the current snapshot, and remembers it
+ * for this URL when the endpoint is cacheable. Both ways in (the routes, the fast path) answer
+ * through this and cachedBody. Throws what the endpoint's compute throws.
+ */
+export function bodyFor(context: RouteContext, endpoint: Endpoint, url: string, params: unknown, query: unknown): RenderedBody {
   const version = context.view.snapshot.version;
-  const rendered = render(compute());
-  context.cache.set(version, request.url, rendered);
-  return sendRendered(request, reply, rendered);
+  const body = render(endpoint.compute(context, params, query));
+  if (endpoint.cacheable) context.cache.set(version, url, body);
+  return body;
 }
 
-/**
- * The same without remembering the body: for conversions, whose URLs carry an amount and rarely
- * repeat; caching them would only churn the heap (and they compute in microseconds).
- */
-export function answerUncached(request: FastifyRequest, reply: FastifyReply, compute: () => unknown): FastifyReply {
-  return sendRendered(request, reply, render(compute()));
-}
-
-/**
- * preHandler, before validation: a URL answered before on the same data is answered again
- * from the cache (the same URL validates and computes to the same bytes).
- */
+/** preHandler, before validation: a URL answered before on the same data is answered again from the cache. */
 export function serveCached(context: RouteContext) {
   return async function cached(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const hit = context.cache.get(context.view.snapshot.version, request.url);
+    const hit = cachedBody(context, request.url);
     return hit && sendRendered(request, reply, hit);
   };
 }

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NoDataError, UnknownCurrencyError } from '../domain/errors.js';
 import { loggableError } from '../loggable-error.js';
 import { StoreUnavailableError } from '../storage/ports.js';
@@ -34,36 +34,46 @@ export function errorBody(statusCode: number, message: string | string[], withEr
 /** Never a guess: when a backend fails, the request is neither answered nor counted. */
 export const UNAVAILABLE = 'Service temporarily unavailable: a storage backend cannot be reached. Retry shortly.';
 
-function toHttpError(error: FastifyError | Error): HttpError {
+function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof UnknownCurrencyError) return new HttpError(400, error.message);
   if (error instanceof NoDataError) return new HttpError(404, error.message);
   if (error instanceof StoreUnavailableError) return new HttpError(503, UNAVAILABLE);
-  const status = (error as FastifyError).statusCode;
+  const status = (error as Partial<FastifyError> | undefined)?.statusCode;
   // Framework errors below 500 (a bad URL encoding, an oversized body) describe the request.
-  if (status !== undefined && status >= 400 && status < 500) return new HttpError(status, error.message);
+  if (error instanceof Error && status !== undefined && status >= 400 && status < 500) return new HttpError(status, error.message);
   return new HttpError(500, 'Internal Server Error');
+}
+
+/** An error answer's body as sent. */
+export function errorJson(error: ErrorAnswer): string {
+  return JSON.stringify(errorBody(error.statusCode, error.messages, error.withErrorField));
 }
 
 export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply {
   if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
-  return reply
-    .code(error.statusCode)
-    .type('application/json; charset=utf-8')
-    .send(JSON.stringify(errorBody(error.statusCode, error.messages, error.withErrorField)));
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(errorJson(error));
 }
 
-/** One place maps every failure to the spec's body; 5xx bodies never carry internals. */
+/**
+ * One place maps every failure to the spec's body (5xx bodies never carry internals), logs it
+ * when it is the server's, and names the headers it adds. Used by Fastify's error handler and by
+ * the fast path, whose only failure is the quota store's.
+ */
+export function failureAnswer(error: unknown, log: FastifyBaseLogger | undefined): { answer: HttpError; headers: Record<string, string> } {
+  const answer = toHttpError(error);
+  if (answer.statusCode === 503) {
+    log?.warn({ err: loggableError(error) }, 'storage backend unavailable');
+    return { answer, headers: { 'retry-after': '1' } };
+  }
+  if (answer.statusCode >= 500) log?.error({ err: loggableError(error) }, 'request failed');
+  return { answer, headers: {} };
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const httpError = toHttpError(error);
-    if (httpError.statusCode === 503) {
-      request.log.warn({ err: loggableError(error) }, 'storage backend unavailable');
-      reply.header('retry-after', '1');
-    } else if (httpError.statusCode >= 500) {
-      request.log.error({ err: loggableError(error) }, 'request failed');
-    }
-    return sendError(reply, httpError);
+    const { answer, headers } = failureAnswer(error, request.log);
+    return sendError(reply.headers(headers), answer);
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];

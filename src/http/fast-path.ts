@@ -3,17 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import fastQuerystring from 'fast-querystring';
 import { rateLimitHeaders, type Clock, type QuotaPolicy } from '../domain/quota.js';
 import type { KeyCache } from '../live/key-cache.js';
-import { loggableError } from '../loggable-error.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import { StoreUnavailableError, type QuotaStore } from '../storage/ports.js';
-import type { RouteContext } from './answer.js';
+import type { QuotaStore } from '../storage/ports.js';
+import { bodyFor, cachedBody, type RouteContext } from './answer.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
-import { errorBody, UNAVAILABLE } from './errors.js';
+import { errorJson, failureAnswer } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
 import { commonHeaderValues } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
 import { requestIdOf } from './request-id.js';
-import { etagMatches, render, type RenderedBody } from './response-cache.js';
+import { etagMatches, type RenderedBody } from './response-cache.js';
 
 /** The query parser of both ways in: Fastify is given this one too, so they cannot parse differently. */
 export function parseQuery(query: string): Record<string, unknown> {
@@ -66,9 +65,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     if (colon === -1) exact.set(endpoint.url, endpoint);
     else withParam.push({ prefix: endpoint.url.slice(0, colon + 1), name: endpoint.url.slice(colon + 2), endpoint });
   }
-  const exceeded = JSON.stringify(errorBody(429, quotaExceeded(policy).messages, false));
-  const unavailable = JSON.stringify(errorBody(503, UNAVAILABLE));
-  const internal = JSON.stringify(errorBody(500, 'Internal Server Error'));
+  const exceeded = errorJson(quotaExceeded(policy));
 
   /** The endpoint and path parameters of a path, as the router matches them (a static path wins). */
   function route(path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
@@ -90,19 +87,15 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const matched = route(path);
     if (!matched) return undefined;
     const { endpoint } = matched;
-    const version = context.view.snapshot.version;
-    const hit = endpoint.cacheable ? context.cache.get(version, url) : undefined;
+    const hit = cachedBody(context, url);
     if (hit) return { endpoint, body: hit };
     const input = validateParts(endpoint.schema, matched.params, parseQuery(mark === -1 ? '' : url.slice(mark + 1)));
     if (!input.ok) return undefined;
-    let body: RenderedBody;
     try {
-      body = render(endpoint.compute(context, input.params, input.query));
+      return { endpoint, body: bodyFor(context, endpoint, url, input.params, input.query) };
     } catch {
       return undefined;
     }
-    if (endpoint.cacheable) context.cache.set(version, url, body);
-    return { endpoint, body };
   }
 
   async function countAndAnswer(request: IncomingMessage, response: ServerResponse, keyId: number, prepared: Prepared, started: number): Promise<void> {
@@ -122,14 +115,8 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.
-      if (err instanceof StoreUnavailableError) {
-        deps.log?.warn({ reqId: requestId, err: loggableError(err) }, 'storage backend unavailable');
-        headers['retry-after'] = '1';
-        status = send(response, 503, headers, unavailable);
-      } else {
-        deps.log?.error({ reqId: requestId, err: loggableError(err) }, 'request failed');
-        status = send(response, 500, headers, internal);
-      }
+      const failure = failureAnswer(err, deps.log?.child({ reqId: requestId }));
+      status = send(response, failure.answer.statusCode, Object.assign(headers, failure.headers), errorJson(failure.answer));
     }
     const ms = performance.now() - started;
     deps.log?.info(
