@@ -150,14 +150,15 @@ export interface BulkPlan {
  */
 const plans = new WeakMap<RatesSnapshot, Map<string, BulkPlan>>();
 
-export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: readonly string[]): BulkPlan {
+/** `to` as asked: comma-separated codes, any case, repeats allowed (validated by the caller). */
+export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: string): BulkPlan {
   let ofSnapshot = plans.get(snapshot);
   if (!ofSnapshot) plans.set(snapshot, (ofSnapshot = new Map()));
-  const key = `${from}:${to.join(',')}`;
+  const key = `${from}:${to}`;
   const known = ofSnapshot.get(key);
   if (known) return known;
   const fromCode = from.toUpperCase();
-  const targets = distinctCodes(to);
+  const targets = distinctCodes(to.split(','));
   requireTracked(tracked, [fromCode, ...targets]);
   const day = snapshot.latestWith([fromCode, ...targets]);
   if (!day) throw new NoDataError();
@@ -173,19 +174,4 @@ export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, fr
   if (ofSnapshot.size >= 10_000) ofSnapshot.clear();
   ofSnapshot.set(key, plan);
   return plan;
-}
-
-export function convertBulk(
-  snapshot: RatesSnapshot,
-  tracked: TrackedCurrencies,
-  query: { from: string; amount: string; to: readonly string[] },
-): BulkConversion {
-  const plan = bulkPlan(snapshot, tracked, query.from, query.to);
-  const amount = decimal(query.amount);
-  return {
-    from: plan.from,
-    amount: query.amount,
-    date: plan.date,
-    conversions: plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate })),
-  };
 }

@@ -65,7 +65,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     compute: ({ view, tracked }, _params, query) => {
       const q = query as z.infer<typeof bulkQuery>;
       requirePositive(q.amount);
-      return new Json(bulkJson(bulkPlan(view.snapshot, tracked, q.from, q.to.split(',')), q.amount));
+      return new Json(bulkJson(bulkPlan(view.snapshot, tracked, q.from, q.to), q.amount));
     },
   },
   {
