@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateApiKey, hashApiKey } from '../src/domain/api-keys.js';
 import { openStores } from '../src/storage/open-stores.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /** As the bin's shebang, `npm start` and the Dockerfile run the server. */
@@ -72,20 +73,8 @@ function options() {
   return { seconds: int('seconds'), connections: int('connections'), keys: int('keys'), distinct: int('requests') };
 }
 
-/** A deterministic sequence in [0, 1) (mulberry32), so every soak drives the same mix. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function buildMix(distinct: number, keys: number, dates: string[]): Spec[] {
-  const next = random(20260413);
+  const next = seededRandom(20260413);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const key = () => Math.floor(next() * keys);
   const amount = () => (next() < 0.2 ? `${1 + Math.floor(next() * 1e9)}.${Math.floor(next() * 1e6)}` : (1 + next() * 10_000).toFixed(Math.floor(next() * 4)));

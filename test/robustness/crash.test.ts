@@ -17,6 +17,7 @@ import { parseDecimal } from '../helpers/oracle.js';
 import { apiGet, pollUntil, spawnServer, withTimeout, type Answer } from '../helpers/server-process.js';
 import { FIXTURES, tempDir } from '../helpers/test-server.js';
 import { FC_SEED } from './fc-settings.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
  * Crash safety (issue 6): SIGKILL at random moments must never leave half an ingestion in the
@@ -42,18 +43,6 @@ interface Prepared {
   keyId: number;
   /** True once an ingestion's merge has begun writing (and has not necessarily committed). */
   writeStarted(): Promise<boolean>;
-}
-
-/** A deterministic sequence in [0, 1) from the suite's seed (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const exact = (rate: string) => {
@@ -168,7 +157,7 @@ async function killIngestions(t: TestContext, backend: Backend): Promise<void> {
   const added = [...complete.keys()].filter((k) => !earlier.has(k)).length;
   const changed = [...earlier].filter(([k, v]) => complete.get(k) !== v).length;
 
-  const next = random(FC_SEED + backend.length);
+  const next = seededRandom(FC_SEED + backend.length);
   // Two random moments (start-up, reading, parsing, merging: wherever they fall), and one while
   // the merge is writing, whatever the machine's speed.
   const moments: (number | 'mid-merge')[] = [[50, 700], [700, 1500]].map(([lo, hi]) => Math.round(lo! + next() * (hi! - lo!)));

@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_TRACKED, TrackedCurrencies } from '../../src/domain/currencies.js';
 import { NoDataError } from '../../src/domain/errors.js';
 import { rememberedPairs, ratesOn } from '../../src/domain/rate-queries.js';
-import { runIngestion } from '../../src/ingest/run-ingestion.js';
-import { RatesView } from '../../src/live/rates-view.js';
-import { openStores } from '../../src/storage/open-stores.js';
-import { SHARED_DATA } from '../helpers/test-server.js';
+import { fullHistoryView } from '../helpers/full-history-view.js';
 
 test('when a client asks for every date of the full history in several bases, then the remembered rate pairs stay within their bound', async (t) => {
-  const stores = await openStores('sqlite::memory:');
-  t.after(() => stores.close());
-  await runIngestion(stores.rates, { file: `${SHARED_DATA}eurofxref-hist.zip` });
-  const tracked = new TrackedCurrencies(DEFAULT_TRACKED);
-  const view = new RatesView(stores.rates, tracked);
-  await view.refresh();
+  const { view, tracked } = await fullHistoryView(t);
   let answered = 0;
   let most = 0;
   for (const base of ['USD', 'GBP', 'JPY', 'CHF']) {
