@@ -4,6 +4,9 @@ import { NoDataError, UnknownCurrencyError } from '../domain/errors.js';
 import { loggableError } from '../loggable-error.js';
 import { StoreUnavailableError } from '../storage/ports.js';
 
+/** The content type of every JSON answer, the service's own and its refusals. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** An answer other than 200, carrying the spec's message (an array for validation failures). */
 export interface ErrorAnswer {
   readonly statusCode: number;
@@ -52,7 +55,7 @@ export function errorJson(error: ErrorAnswer): string {
 
 export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply {
   if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
-  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(errorJson(error));
+  return reply.code(error.statusCode).type(JSON_TYPE).send(errorJson(error));
 }
 
 /**

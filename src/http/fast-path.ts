@@ -7,7 +7,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { QuotaStore } from '../storage/ports.js';
 import { bodyFor, cachedBody, type RouteContext } from './answer.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
-import { errorJson, failureAnswer } from './errors.js';
+import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
 import { commonHeaderValues } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
@@ -37,8 +37,6 @@ interface Prepared {
   endpoint: Endpoint;
   body: RenderedBody;
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The API's successful GETs, answered without the framework. Most traffic is a known key asking

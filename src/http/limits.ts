@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, sendError } from './errors.js';
+import { HttpError, JSON_TYPE, sendError } from './errors.js';
 import { commonHeaders } from './hooks/common-headers.js';
 
 /**
@@ -113,7 +113,7 @@ function clientErrorHandler(limits: HttpLimits) {
       const body = JSON.stringify({ statusCode: status, message: text[status], error: STATUS_CODES[status] });
       socket.end(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-          'Content-Type: application/json; charset=utf-8\r\n' +
+          `Content-Type: ${JSON_TYPE}\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n` +
           'Access-Control-Allow-Origin: *\r\n' +
           'X-Content-Type-Options: nosniff\r\n' +

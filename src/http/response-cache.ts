@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JSON_TYPE } from './errors.js';
 
 /** A 200 body as sent: its bytes and their strong ETag. */
 export interface RenderedBody {
@@ -63,5 +64,5 @@ export function sendRendered(request: FastifyRequest, reply: FastifyReply, body:
   reply.header('etag', body.etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, body.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(body.json);
+  return reply.type(JSON_TYPE).send(body.json);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loggableError } from '../../loggable-error.js';
-import { HttpError, sendError, UNAVAILABLE } from '../errors.js';
+import { HttpError, JSON_TYPE, sendError, UNAVAILABLE } from '../errors.js';
 
 export interface Readiness {
   /** Rejects when a backend cannot be reached. */
@@ -9,7 +9,7 @@ export interface Readiness {
 
 /** For load balancers and orchestrators: no key, not counted. */
 export function healthRoutes(app: FastifyInstance, readiness: Readiness): void {
-  app.get('/health', async (_request, reply) => reply.type('application/json; charset=utf-8').send('{"status":"ok"}'));
+  app.get('/health', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
   app.get('/ready', async (request, reply) => {
     try {
       await readiness.ping();
@@ -17,6 +17,6 @@ export function healthRoutes(app: FastifyInstance, readiness: Readiness): void {
       request.log.warn({ err: loggableError(err) }, 'not ready');
       return sendError(reply, new HttpError(503, UNAVAILABLE));
     }
-    return reply.type('application/json; charset=utf-8').send('{"status":"ready"}');
+    return reply.type(JSON_TYPE).send('{"status":"ready"}');
   });
 }
