@@ -55,24 +55,47 @@ function formatMillionths(millionths: bigint): string {
  * numerator / denominator prepared for repeated scaling: the parts of the computation that do not
  * depend on the value, taken once (a day's rate pair serves every conversion of that pair).
  */
-export interface ScaleFactor {
-  /** numerator.units · 10^(denominator.scale + 6) */
-  readonly times: bigint;
+export class ScaleFactor {
+  /** 2 · numerator.units · 10^(denominator.scale + 6) */
+  private readonly twiceTimes: bigint;
   /** denominator.units · 10^numerator.scale */
-  readonly over: bigint;
+  private readonly over: bigint;
+  /** By the value's scale: [over · 10^scale, twice that], for the scales amounts come in. */
+  private readonly divisors: [bigint, bigint][] = [];
+
+  constructor(numerator: Decimal, denominator: Decimal) {
+    this.twiceTimes = 2n * numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
+    this.over = denominator.units * pow10(numerator.scale);
+  }
+
+  /**
+   * value × factor in millionths, rounded half-up: (v·n·10^sd) / (d·10^(sv+sn)), ×10^6. For a
+   * positive quotient N/D, floor((2N + D) / 2D) is N/D rounded half-up in one division (a bulk
+   * conversion does 25 of these per answer; three BigInt operations instead of seven).
+   */
+  millionthsOf(value: Decimal): bigint {
+    const [divisor, twiceDivisor] = this.divisorsFor(value.scale);
+    if (value.units < 0n || this.twiceTimes < 0n) return roundedQuotient((value.units * this.twiceTimes) / 2n, divisor);
+    return (value.units * this.twiceTimes + divisor) / twiceDivisor;
+  }
+
+  private divisorsFor(scale: number): [bigint, bigint] {
+    const known = this.divisors[scale];
+    if (known) return known;
+    const divisor = this.over * pow10(scale);
+    const pair: [bigint, bigint] = [divisor, 2n * divisor];
+    if (scale <= 12) this.divisors[scale] = pair;
+    return pair;
+  }
 }
 
 export function scaleFactor(numerator: Decimal, denominator: Decimal): ScaleFactor {
-  return {
-    times: numerator.units * pow10(denominator.scale + SHOWN_DECIMALS),
-    over: denominator.units * pow10(numerator.scale),
-  };
+  return new ScaleFactor(numerator, denominator);
 }
 
 /** value × factor, exact until the single final rounding to 6 places half-up. */
 export function scaledBy(value: Decimal, factor: ScaleFactor): string {
-  // value·num/den = (v·n·10^sd) / (d·10^(sv+sn)); ×10^6 for millionths.
-  return formatMillionths(roundedQuotient(value.units * factor.times, factor.over * pow10(value.scale)));
+  return formatMillionths(factor.millionthsOf(value));
 }
 
 /** value × numerator / denominator, exact until the single final rounding to 6 places half-up. */
