@@ -29,7 +29,7 @@ import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /** As the bin's shebang, `npm start` and the Dockerfile run the server. */
-const SERVE = ['--max-semi-space-size=4', '--heap-growing-percent=15', MAIN_JS, 'serve'];
+const SERVE = ['--max-semi-space-size=4', '--min-semi-space-size=4', '--heap-growing-percent=30', MAIN_JS, 'serve'];
 const HISTORY = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.zip', import.meta.url));
 const HISTORY_CSV = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.csv', import.meta.url));
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=15
+#!/usr/bin/env -S node --max-semi-space-size=4 --min-semi-space-size=4 --heap-growing-percent=30
 import { ConfigError } from '../config.js';
 import { ingestCommand } from './ingest-command.js';
 import { keysCommand } from './keys-command.js';
