@@ -109,7 +109,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       } else {
         headers.etag = prepared.body.etag;
         const ifNoneMatch = request.headers['if-none-match'];
-        status = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, prepared.body.etag) ? send(response, 304, headers) : send(response, 200, headers, prepared.body.json);
+        status = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, prepared.body.etag) ? send(response, 304, headers) : send(response, 200, headers, prepared.body.bytes);
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.
@@ -140,10 +140,10 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
   };
 }
 
-function send(response: ServerResponse, status: number, headers: Record<string, string | number>, body?: string): number {
+function send(response: ServerResponse, status: number, headers: Record<string, string | number>, body?: Buffer | string): number {
   if (body !== undefined) {
     headers['content-type'] = JSON_TYPE;
-    headers['content-length'] = Buffer.byteLength(body);
+    headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   }
   response.writeHead(status, headers);
   response.end(body);

@@ -2,9 +2,9 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_TYPE } from './errors.js';
 
-/** A 200 body as sent: its bytes and their strong ETag. */
+/** A 200 body as sent: its UTF-8 bytes and their strong ETag. */
 export interface RenderedBody {
-  json: string;
+  bytes: Buffer;
   etag: string;
 }
 
@@ -13,10 +13,14 @@ export class Json {
   constructor(readonly text: string) {}
 }
 
+/**
+ * Encoded once: the hash and the socket then take the same bytes, where a string would be encoded
+ * for each (and a cached answer again on every hit, as the bare baseline never is).
+ */
 export function render(body: unknown): RenderedBody {
-  const json = body instanceof Json ? body.text : JSON.stringify(body);
+  const bytes = Buffer.from(body instanceof Json ? body.text : JSON.stringify(body));
   // The one-shot form: no Hash object per answer (measured 2.5× faster for these sizes).
-  return { json, etag: `"${hash('sha1', json, 'base64url')}"` };
+  return { bytes, etag: `"${hash('sha1', bytes, 'base64url')}"` };
 }
 
 /**
@@ -27,7 +31,7 @@ export function render(body: unknown): RenderedBody {
 export class ResponseCache {
   private readonly entries = new Map<string, RenderedBody>();
   private version = -1;
-  private bytes = 0;
+  private heldBytes = 0;
 
   constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
 
@@ -38,18 +42,18 @@ export class ResponseCache {
   set(version: number, url: string, body: RenderedBody): void {
     if (version !== this.version) {
       this.entries.clear();
-      this.bytes = 0;
+      this.heldBytes = 0;
       this.version = version;
     }
-    const size = url.length + body.json.length;
+    const size = url.length + body.bytes.length;
     if (size > this.maxBytes || this.entries.has(url)) return;
-    while (this.bytes + size > this.maxBytes) {
+    while (this.heldBytes + size > this.maxBytes) {
       const [oldestUrl, oldest] = this.entries.entries().next().value!;
       this.entries.delete(oldestUrl);
-      this.bytes -= oldestUrl.length + oldest.json.length;
+      this.heldBytes -= oldestUrl.length + oldest.bytes.length;
     }
     this.entries.set(url, body);
-    this.bytes += size;
+    this.heldBytes += size;
   }
 }
 
@@ -64,5 +68,5 @@ export function sendRendered(request: FastifyRequest, reply: FastifyReply, body:
   reply.header('etag', body.etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, body.etag)) return reply.code(304).send();
-  return reply.type(JSON_TYPE).send(body.json);
+  return reply.type(JSON_TYPE).send(body.bytes);
 }
