@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decimal, scaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
+import { divide, formatHalfUp6, multiply, parseDecimal } from '../helpers/oracle.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+
+const expected = (value: string, numerator: string, denominator: string) =>
+  formatHalfUp6(divide(multiply(parseDecimal(value), parseDecimal(numerator)), parseDecimal(denominator)));
+
+/** A decimal string with up to `maxWhole` integer and `maxFraction` fractional digits. */
+function decimalText(random: () => number, maxWhole: number, maxFraction: number): string {
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+  const whole = digits(1 + Math.floor(random() * maxWhole));
+  const fractionLength = Math.floor(random() * (maxFraction + 1));
+  return fractionLength === 0 ? whole : `${whole}.${digits(fractionLength)}`;
+}
+
+test('when values are scaled by a prepared factor, then every result equals the exact product rounded once half-up', () => {
+  const random = seededRandom(20261122);
+  for (let i = 0; i < 5000; i++) {
+    const numerator = decimalText(random, 6, 6);
+    const denominator = decimalText(random, 6, 6);
+    if (decimal(denominator).units === 0n) continue;
+    const factor = scaleFactor(decimal(numerator), decimal(denominator));
+    // The same factor twice, at several amount scales: its divisors are remembered per scale.
+    for (let j = 0; j < 3; j++) {
+      const sign = random() < 0.2 ? '-' : '';
+      const value = sign + decimalText(random, 9, 4);
+      const want = expected(value, numerator, denominator);
+      assert.equal(scaledBy(decimal(value), factor), want, `${value} × ${numerator} / ${denominator}`);
+      assert.equal(scaledBy(decimal(value), factor), want, `${value} × ${numerator} / ${denominator}, again`);
+      assert.equal(scaleRounded(decimal(value), decimal(numerator), decimal(denominator)), want);
+    }
+  }
+});
+
+test('when a result lies exactly halfway between two millionths, then it rounds away from zero', () => {
+  const cases: [string, string, string, string][] = [
+    ['0.0000005', '1', '1', '0.000001'],
+    ['0.0000025', '1', '1', '0.000003'],
+    ['0.00000049', '1', '1', '0.000000'],
+    ['0.125', '0.87058', '1', '0.108823'],
+    ['1', '1', '8000000', '0.000000'], // 0.000000125: below half
+    ['1', '1', '2000000', '0.000001'], // 0.0000005: exactly half
+    ['3', '1', '2000000', '0.000002'], // 0.0000015
+    ['-0.0000005', '1', '1', '-0.000001'],
+    ['-0.00000049', '1', '1', '0.000000'],
+    ['-2.5', '1', '1', '-2.500000'],
+  ];
+  for (const [value, numerator, denominator, want] of cases) {
+    assert.equal(expected(value, numerator, denominator), want, `the oracle agrees on ${value} × ${numerator} / ${denominator}`);
+    assert.equal(scaledBy(decimal(value), scaleFactor(decimal(numerator), decimal(denominator))), want, `${value} × ${numerator} / ${denominator}`);
+  }
+});
