@@ -127,6 +127,8 @@ export function convert(
   snapshot: RatesSnapshot,
   tracked: TrackedCurrencies,
   query: { from: string; to: string; amount: string },
+  /** The amount, when the caller has parsed it already. */
+  amount: Decimal = decimal(query.amount),
 ): Conversion {
   const from = query.from.toUpperCase();
   const to = query.to.toUpperCase();
@@ -134,7 +136,7 @@ export function convert(
   const day = snapshot.latestWith([from, to]);
   if (!day) throw new NoDataError();
   const pair = pairOn(day, from, to);
-  return { from, to, amount: query.amount, result: scaledBy(decimal(query.amount), pair.factor), rate: pair.rate, date: day.date };
+  return { from, to, amount: query.amount, result: scaledBy(amount, pair.factor), rate: pair.rate, date: day.date };
 }
 
 /** What a bulk conversion of some amount needs: the day, and each target's shown rate and factor. */

@@ -1,5 +1,5 @@
 import type { ZodType, z } from 'zod';
-import { decimal, isPositive } from '../domain/money.js';
+import { decimal, isPositive, type Decimal } from '../domain/money.js';
 import { bulkPlan, convert, latestRates, ratesOn } from '../domain/rate-queries.js';
 import type { RouteContext } from './answer.js';
 import { bulkJson } from './bulk-json.js';
@@ -28,9 +28,28 @@ const rateSet = (query: unknown) => {
   return { base, symbols: symbols?.split(',') };
 };
 
-/** DECISIONS §1.5: checked after every format rule, before currencies are looked up. */
-function requirePositive(amount: string): void {
-  if (!isPositive(decimal(amount))) throw new HttpError(400, MESSAGES.amountPositive);
+/**
+ * A conversion endpoint. Its amount must be positive (DECISIONS §1.5: checked after every format
+ * rule, before currencies are looked up) and is parsed once for the check and the arithmetic.
+ * Its URL carries that amount and rarely repeats, so its answers are not cached (caching them
+ * would only churn the heap).
+ */
+function conversion<Q extends { amount: string }>(
+  url: string,
+  querystring: ZodType<Q>,
+  compute: (context: RouteContext, query: Q, amount: Decimal) => unknown,
+): Endpoint {
+  return {
+    url,
+    schema: { querystring },
+    cacheable: false,
+    compute: (context, _params, query) => {
+      const q = query as Q;
+      const amount = decimal(q.amount);
+      if (!isPositive(amount)) throw new HttpError(400, MESSAGES.amountPositive);
+      return compute(context, q, amount);
+    },
+  };
 }
 
 export const API_ENDPOINTS: readonly Endpoint[] = [
@@ -47,27 +66,10 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     compute: ({ view, tracked }, params, query) =>
       ratesOn(view.snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query)),
   },
-  {
-    url: '/api/v1/convert',
-    schema: { querystring: convertQuery },
-    // Conversion URLs carry an amount and rarely repeat: caching them would only churn the heap.
-    cacheable: false,
-    compute: ({ view, tracked }, _params, query) => {
-      const q = query as z.infer<typeof convertQuery>;
-      requirePositive(q.amount);
-      return convert(view.snapshot, tracked, q);
-    },
-  },
-  {
-    url: '/api/v1/convert/bulk',
-    schema: { querystring: bulkQuery },
-    cacheable: false,
-    compute: ({ view, tracked }, _params, query) => {
-      const q = query as z.infer<typeof bulkQuery>;
-      requirePositive(q.amount);
-      return new Json(bulkJson(bulkPlan(view.snapshot, tracked, q.from, q.to), q.amount));
-    },
-  },
+  conversion('/api/v1/convert', convertQuery, ({ view, tracked }, query, amount) => convert(view.snapshot, tracked, query, amount)),
+  conversion('/api/v1/convert/bulk', bulkQuery, ({ view, tracked }, query, amount) =>
+    new Json(bulkJson(bulkPlan(view.snapshot, tracked, query.from, query.to), query.amount, amount)),
+  ),
   {
     url: '/api/v1/currencies',
     schema: {},
