@@ -17,7 +17,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +25,8 @@ import autocannon from 'autocannon';
 import { generateApiKey, hashApiKey } from '../src/domain/api-keys.js';
 import { openStores } from '../src/storage/open-stores.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
+import { freePort, MAIN_JS, rssMb as rssMbExact, SERVE } from '../bench/processes.js';
 
-const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-/** As the bin's shebang, `npm start` and the Dockerfile run the server. */
-const SERVE = ['--max-semi-space-size=4', '--min-semi-space-size=4', '--heap-growing-percent=30', MAIN_JS, 'serve'];
 const HISTORY = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.zip', import.meta.url));
 const HISTORY_CSV = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.csv', import.meta.url));
 
@@ -105,15 +102,6 @@ function buildMix(distinct: number, keys: number, dates: string[]): Spec[] {
   return mix;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN_JS, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -125,10 +113,8 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   });
 }
 
-function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-  return Math.round(kb / 1024);
-}
+/** Whole megabytes, as the report prints them. */
+const rssMb = (pid: number): number => Math.round(rssMbExact(pid));
 
 async function waitForServer(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;

@@ -21,5 +21,7 @@ test('when the server is started by the bin, npm start, the Dockerfile, the benc
   const quoted = (quote: string) => FLAGS.map((flag) => `${quote}${flag}${quote}`).join(', ');
   assert.ok(read('Dockerfile').includes(`ENTRYPOINT ["node", ${quoted('"')}, "dist/src/cli/main.js"]`));
   assert.ok(read('bench/processes.ts').includes(`[${quoted("'")}, MAIN_JS, 'serve']`));
-  assert.ok(read('scripts/soak.ts').includes(`[${quoted("'")}, MAIN_JS, 'serve']`));
+  // The soak starts the server with the benchmark's own command line.
+  assert.match(read('scripts/soak.ts'), /^import \{[^}]*\bSERVE\b[^}]*\} from '\.\.\/bench\/processes\.js';$/m);
+  assert.match(read('scripts/soak.ts'), /spawn\(process\.execPath, SERVE,/);
 });
