@@ -89,10 +89,6 @@ export class ScaleFactor {
   }
 }
 
-export function scaleFactor(numerator: Decimal, denominator: Decimal): ScaleFactor {
-  return new ScaleFactor(numerator, denominator);
-}
-
 /** value × factor, exact until the single final rounding to 6 places half-up. */
 export function scaledBy(value: Decimal, factor: ScaleFactor): string {
   return formatMillionths(factor.millionthsOf(value));
@@ -100,7 +96,7 @@ export function scaledBy(value: Decimal, factor: ScaleFactor): string {
 
 /** value × numerator / denominator, exact until the single final rounding to 6 places half-up. */
 export function scaleRounded(value: Decimal, numerator: Decimal, denominator: Decimal): string {
-  return scaledBy(value, scaleFactor(numerator, denominator));
+  return scaledBy(value, new ScaleFactor(numerator, denominator));
 }
 
 export const ONE: Decimal = { units: 1n, scale: 0 };

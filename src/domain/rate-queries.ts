@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { decimal, ratioRounded, scaleFactor, scaledBy, type Decimal, type ScaleFactor } from './money.js';
+import { decimal, ratioRounded, ScaleFactor, scaledBy, type Decimal } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -44,7 +44,7 @@ class Pair {
 
   /** Prepared on the first conversion: rate sets only ever need the shown rate. */
   get factor(): ScaleFactor {
-    return (this.scale ??= scaleFactor(this.toRate, this.fromRate));
+    return (this.scale ??= new ScaleFactor(this.toRate, this.fromRate));
   }
 }
 

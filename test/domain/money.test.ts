@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimal, scaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
+import { decimal, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
 import { divide, formatHalfUp6, multiply, parseDecimal } from '../helpers/oracle.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -21,7 +21,7 @@ test('when values are scaled by a prepared factor, then every result equals the 
     const numerator = decimalText(random, 6, 6);
     const denominator = decimalText(random, 6, 6);
     if (decimal(denominator).units === 0n) continue;
-    const factor = scaleFactor(decimal(numerator), decimal(denominator));
+    const factor = new ScaleFactor(decimal(numerator), decimal(denominator));
     // The same factor twice, at several amount scales: its divisors are remembered per scale.
     for (let j = 0; j < 3; j++) {
       const sign = random() < 0.2 ? '-' : '';
@@ -49,6 +49,6 @@ test('when a result lies exactly halfway between two millionths, then it rounds 
   ];
   for (const [value, numerator, denominator, want] of cases) {
     assert.equal(expected(value, numerator, denominator), want, `the oracle agrees on ${value} × ${numerator} / ${denominator}`);
-    assert.equal(scaledBy(decimal(value), scaleFactor(decimal(numerator), decimal(denominator))), want, `${value} × ${numerator} / ${denominator}`);
+    assert.equal(scaledBy(decimal(value), new ScaleFactor(decimal(numerator), decimal(denominator))), want, `${value} × ${numerator} / ${denominator}`);
   }
 });
