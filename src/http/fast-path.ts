@@ -5,6 +5,7 @@ import { rateLimitHeaders, type Clock, type QuotaPolicy } from '../domain/quota.
 import type { KeyCache } from '../live/key-cache.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { QuotaStore } from '../storage/ports.js';
+import { accessLine } from './access-log.js';
 import { bodyFor, cachedBody, type RouteContext } from './answer.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
 import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
@@ -117,10 +118,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       status = send(response, failure.answer.statusCode, Object.assign(headers, failure.headers), errorJson(failure.answer));
     }
     const ms = performance.now() - started;
-    deps.log?.info(
-      { reqId: requestId, method: 'GET', url: request.url, route: prepared.endpoint.url, status, ms: Math.round(ms * 100) / 100, keyId },
-      'request',
-    );
+    deps.log?.info(accessLine(requestId, 'GET', request.url, prepared.endpoint.url, status, ms, keyId), 'request');
     deps.metrics?.observeRequest(prepared.endpoint.url, 'GET', status, ms / 1000);
   }
 

@@ -33,14 +33,15 @@ async function serverWithLog(t: TestContext) {
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     fetch(`http://127.0.0.1:${address.port}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...headers } });
-  /** The reqId of the access line of the request with this answer (the line is written as it completes). */
-  const loggedIdOf = async (url: string) => {
+  /** The access line of the request with this answer (the line is written as it completes). */
+  const lineOf = async (url: string) => {
     for (let i = 0; i < 50 && !lines.some((line) => line.url === url); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const line = lines.findLast((candidate) => candidate.url === url);
     assert.ok(line, `an access line for ${url}`);
-    return line.reqId;
+    return line;
   };
-  return { get, loggedIdOf };
+  const loggedIdOf = async (url: string) => (await lineOf(url)).reqId;
+  return { get, lineOf, loggedIdOf };
 }
 
 test('when a request carries an acceptable X-Request-Id, then the answer echoes it and the log line carries it as reqId', async (t) => {
@@ -87,4 +88,21 @@ test('when the answer is an error (401, unknown path, 405), then it carries the 
   const refused = await server.get('/api/v1/convert', { 'x-request-id': 'e-405' }, 'DELETE');
   assert.equal(refused.status, 405);
   assert.equal(refused.headers.get('x-request-id'), 'e-405');
+});
+
+test('when one request is answered by the fast path and another by the framework, then their access lines have the same fields in the same order', async (t) => {
+  const server = await serverWithLog(t);
+  const answered = '/api/v1/currencies?line=fast';
+  const refused = '/api/v1/convert?from=US&to=JPY&amount=1';
+  assert.equal((await server.get(answered)).status, 200);
+  assert.equal((await server.get(refused)).status, 400);
+  const fast = await server.lineOf(answered);
+  const framework = await server.lineOf(refused);
+  const fields = ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'route', 'status', 'ms', 'keyId', 'msg'];
+  assert.deepEqual(Object.keys(fast), fields);
+  assert.deepEqual(Object.keys(framework), fields);
+  assert.equal(fast.route, '/api/v1/currencies');
+  assert.equal(framework.route, '/api/v1/convert');
+  assert.deepEqual([fast.status, framework.status], [200, 400]);
+  assert.equal(fast.keyId, framework.keyId);
 });
