@@ -13,7 +13,7 @@ import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
 import { commonHeaderValues } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
 import { requestIdOf } from './request-id.js';
-import { etagMatches, type RenderedBody } from './response-cache.js';
+import { notModified, type RenderedBody } from './response-cache.js';
 
 /** The query parser of both ways in: Fastify is given this one too, so they cannot parse differently. */
 export function parseQuery(query: string): Record<string, unknown> {
@@ -109,8 +109,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
         status = send(response, 429, headers, exceeded);
       } else {
         headers.etag = prepared.body.etag;
-        const ifNoneMatch = request.headers['if-none-match'];
-        status = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, prepared.body.etag) ? send(response, 304, headers) : send(response, 200, headers, prepared.body.bytes);
+        status = notModified(request.headers['if-none-match'], prepared.body.etag) ? send(response, 304, headers) : send(response, 200, headers, prepared.body.bytes);
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.

@@ -57,7 +57,9 @@ export class ResponseCache {
   }
 }
 
-export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+/** Whether a request's If-None-Match (absent: no) names these bytes, so 304 answers it. */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
   if (ifNoneMatch.trim() === '*') return true;
   // Weak comparison (RFC 9110 §13.1.2): W/ prefixes do not matter for If-None-Match.
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
@@ -66,7 +68,6 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
 /** Sends a rendered 200, or 304 when the client already holds these bytes. */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, body: RenderedBody): FastifyReply {
   reply.header('etag', body.etag);
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, body.etag)) return reply.code(304).send();
+  if (notModified(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
   return reply.type(JSON_TYPE).send(body.bytes);
 }
