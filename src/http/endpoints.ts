@@ -18,6 +18,8 @@ export interface Endpoint {
   schema: { params?: ZodType; querystring?: ZodType };
   /** 200 bodies that the URL alone determines (with the data version) are kept in the response cache. */
   cacheable: boolean;
+  /** For conversions: the query parameter that alone varies between asks of one question (conversion-questions.ts). */
+  amountParameter?: string;
   /** The 200 body for validated input; throws a domain error or HttpError for anything else. */
   compute(context: RouteContext, params: unknown, query: unknown): unknown;
 }
@@ -43,6 +45,7 @@ function conversion<Q extends { amount: string }>(
     url,
     schema: { querystring },
     cacheable: false,
+    amountParameter: 'amount',
     compute: (context, _params, query) => {
       const q = query as Q;
       const amount = decimal(q.amount);

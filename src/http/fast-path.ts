@@ -7,6 +7,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { QuotaStore } from '../storage/ports.js';
 import { accessLine } from './access-log.js';
 import { bodyFor, cachedBody, type RouteContext } from './answer.js';
+import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
 import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
@@ -50,7 +51,8 @@ interface Prepared {
  * It only takes what it can answer exactly as the routes would, and decides that before anything
  * is counted: a GET with a Host header and no body, a key the key cache holds, a path of an
  * endpoint without percent-encoding, and input the endpoint's own zod schemas accept and its own
- * compute answers. Anything else returns false untouched and goes through Fastify, which answers
+ * compute answers (a conversion question validated before is not validated again for a new
+ * amount: conversion-questions.ts). Anything else returns false untouched and goes through Fastify, which answers
  * every refusal (401, 400, 404, 405, 414...). Once counted, the request is answered here: 200,
  * 304, 429, or 503 when the quota store fails. The bodies come from the same endpoint
  * definitions, renderer and response cache as the routes'.
@@ -65,6 +67,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     else withParam.push({ prefix: endpoint.url.slice(0, colon + 1), name: endpoint.url.slice(colon + 2), endpoint });
   }
   const exceeded = errorJson(quotaExceeded(policy));
+  const questions = new ConversionQuestions();
 
   /** The endpoint and path parameters of a path, as the router matches them (a static path wins). */
   function route(path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
@@ -88,10 +91,20 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const { endpoint } = matched;
     const hit = cachedBody(context, url);
     if (hit) return { endpoint, body: hit };
+    const amountName = endpoint.amountParameter;
+    // A question is the query alone: an endpoint with path parameters would need them validated too.
+    const asked = amountName === undefined || mark === -1 || endpoint.schema.params ? undefined : askedQuestion(url, mark, amountName);
+    const known = asked && questions.withAmount(asked, amountName!);
+    if (known) return answer(endpoint, url, matched.params, known);
     const input = validateParts(endpoint.schema, matched.params, parseQuery(mark === -1 ? '' : url.slice(mark + 1)));
     if (!input.ok) return undefined;
+    if (asked) questions.remember(asked, amountName!, input.query);
+    return answer(endpoint, url, input.params, input.query);
+  }
+
+  function answer(endpoint: Endpoint, url: string, params: unknown, query: unknown): Prepared | undefined {
     try {
-      return { endpoint, body: bodyFor(context, endpoint, url, input.params, input.query) };
+      return { endpoint, body: bodyFor(context, endpoint, url, params, query) };
     } catch {
       return undefined;
     }

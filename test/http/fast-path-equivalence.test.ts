@@ -51,6 +51,23 @@ const PATHS = [
   `${V1}/convert/bulk?from=GBP&to=USD,,JPY&amount=1`,
   `${V1}/convert/bulk?from=GBP&to=USD&to=JPY&amount=1`,
   `${V1}/convert/bulk?from=GBP&to=${Array.from({ length: 26 }, () => 'USD').join(',')}&amount=1`,
+  // One question with other amounts after it has been answered (conversion-questions.ts): each
+  // must be validated as if new, whatever the first one left behind.
+  ...[
+    '7.25', '0', '0.0', '-7', '+7', '%2B7', '7%2E5', '1e3', '.5', '5.', '', '00012.500', '%207', '7&amount=8', '7&amount', '7&x=1',
+    '123456789012345678901234567890.123456789',
+  ].flatMap((amount) => [
+    `${V1}/convert/bulk?from=GBP&to=USD,JPY,CHF&amount=${amount}`,
+    `${V1}/convert?amount=${amount}&from=USD&to=JPY`,
+  ]),
+  `${V1}/convert?amount=5&amount=6&from=USD&to=JPY`,
+  `${V1}/convert?amount=5&from=USD&to=JPY&amount=6`,
+  `${V1}/convert?xamount=5&amount=6&from=USD&to=JPY`,
+  `${V1}/convert?xamount=5&amount=7&from=USD&to=JPY`,
+  `${V1}/convert?from=USD&to=ZZZ&amount=11`,
+  `${V1}/convert?from=USD&to=ZZZ&amount=12`,
+  `${V1}/convert/bulk?from=GBP&to=USD,JPY&amount=1&to=CHF`,
+  `${V1}/convert/bulk?from=GBP&to=USD,JPY&amount=2&to=CHF`,
   `${V1}/currencies`,
   `${V1}/currencies?x=1`,
   `${V1}/currencies/`,
@@ -86,7 +103,7 @@ function comparable(answer: Answer) {
 
 test('when the same requests reach a server with the fast path and one without, then every answer is the same', async (t) => {
   const clock = new ManualClock(Date.UTC(2026, 3, 14, 9));
-  const options = { ingest: ['hist.csv', 'daily.xml'], clock, env: { QUOTA_LIMIT: '200' } };
+  const options = { ingest: ['hist.csv', 'daily.xml'], clock, env: { QUOTA_LIMIT: '500' } };
   const fast = await startTestServer(t, options);
   const framework = await startTestServer(t, { ...options, fastPath: false });
   const both = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
@@ -114,7 +131,7 @@ test('when the same requests reach a server with the fast path and one without, 
 
   // Until the quota runs out, and past it: the 429s agree too.
   let last: Answer | undefined;
-  for (let i = 0; i < 200 && last?.status !== 429; i++) last = await both(`${V1}/convert?from=USD&to=JPY&amount=${i + 1}`);
+  for (let i = 0; i < 500 && last?.status !== 429; i++) last = await both(`${V1}/convert?from=USD&to=JPY&amount=${i + 1}`);
   assert.equal(last?.status, 429);
   await both(`${V1}/rates/latest`);
 });

@@ -1,0 +1,65 @@
+/**
+ * Validated conversion questions, by their URL with the amount's value cut out.
+ *
+ * A conversion client asks the same question (these currencies) over and over with new amounts,
+ * so the answer cache, keyed by the whole URL, never hits; yet everything but the amount
+ * validates the same way every time. Parsing and validating a bulk query (25 codes) was the
+ * largest part of the work of a bulk answer that is the service's own (measured side by side:
+ * 97 → 83 µs of server CPU per bulk request on a busy machine, 85 → 64 on a quieter one).
+ *
+ * Reuse is only taken when it cannot differ from a full validation: the amount's value must be a
+ * plain unsigned decimal (digits and at most one point), which the query parser passes through
+ * unchanged and the amount rule accepts; the rest of the URL must be byte for byte one that
+ * validated in full before with a plain amount in the same place. Two such URLs differ only in
+ * that value, and no rule of one parameter looks at another. The positive-amount check and all
+ * the data lookups still run for every request (in the endpoint's compute).
+ */
+
+/** Digits with an optional fraction, or `.5`: what fast-querystring leaves alone and NUMERIC_STRING accepts. */
+const PLAIN_AMOUNT = /^(\d+(\.\d+)?|\.\d+)$/;
+
+/** A conversion URL cut at its amount: `key` is the URL without the value, `amount` the value. */
+export interface AskedQuestion {
+  key: string;
+  amount: string;
+}
+
+/**
+ * The first `name=` parameter of a URL's query (from `mark`, the index of its `?`), when its value
+ * is a plain amount; undefined otherwise (no query, no such parameter, anything to decode).
+ */
+export function askedQuestion(url: string, mark: number, name: string): AskedQuestion | undefined {
+  const prefix = `${name}=`;
+  let at = url.indexOf(prefix, mark + 1);
+  while (at !== -1 && url[at - 1] !== '&' && at !== mark + 1) at = url.indexOf(prefix, at + 1);
+  if (at === -1) return undefined;
+  const start = at + prefix.length;
+  const end = url.indexOf('&', start);
+  const amount = end === -1 ? url.slice(start) : url.slice(start, end);
+  if (!PLAIN_AMOUNT.test(amount)) return undefined;
+  return { key: end === -1 ? url.slice(0, start) : url.slice(0, start) + url.slice(end), amount };
+}
+
+/**
+ * Validated queries (amount excluded: the caller sets it) by question key. Validation is syntax
+ * alone, so entries hold across data versions. Bounded: the oldest question goes first.
+ */
+export class ConversionQuestions {
+  private readonly validated = new Map<string, Readonly<Record<string, unknown>>>();
+
+  constructor(private readonly maxEntries = 4096) {}
+
+  /** The validated query of this question with `amount` in place, or undefined if not known. */
+  withAmount(asked: AskedQuestion, name: string): Record<string, unknown> | undefined {
+    const query = this.validated.get(asked.key);
+    return query && { ...query, [name]: asked.amount };
+  }
+
+  /** Remembers a full validation's result; only when it took the amount exactly as cut from the URL. */
+  remember(asked: AskedQuestion, name: string, query: unknown): void {
+    const parsed = query as Record<string, unknown>;
+    if (parsed[name] !== asked.amount || this.validated.has(asked.key)) return;
+    if (this.validated.size >= this.maxEntries) this.validated.delete(this.validated.keys().next().value!);
+    this.validated.set(asked.key, parsed);
+  }
+}
