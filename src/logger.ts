@@ -23,15 +23,17 @@ export function createLogger(level: string) {
       // stdout gone (a closed pipe): nothing to write to, and no reason to stop serving.
     }
   }, FLUSH_EVERY_MS).unref();
-  return pino(
-    {
-      level,
-      redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
-      // Any `{ err }` logged anywhere: type, message, code and causes, never a stack or driver internals.
-      serializers: { err: loggableError },
-    },
-    destination,
-  );
+  return pino(loggerOptions(level), destination);
+}
+
+/** The logger's configuration, apart from where its lines go. */
+export function loggerOptions(level: string): pino.LoggerOptions {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
+    // Any `{ err }` logged anywhere: type, message, code and causes, never a stack or driver internals.
+    serializers: { err: loggableError },
+  };
 }
 
 /** Writes out what the destination still holds; for the last moments of a process. */

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 /**
  * One structured line per request: what was asked, by which key id (never the key), how it went.
@@ -13,3 +14,39 @@ export async function logAccess(request: FastifyRequest, reply: FastifyReply): P
   // The request's child logger already carries reqId.
   request.log.info(accessLine(undefined, request.method, request.url, request.routeOptions.url, reply.statusCode, reply.elapsedTime, request.keyId), 'request');
 }
+
+/** Writes one access line (the fast path's: every field known). */
+export type AccessLineWriter = (reqId: string, method: string, url: string, route: string, status: number, elapsedMs: number, keyId: number) => void;
+
+const { lsCacheSym, timeSym, chindingsSym, streamSym, endSym } = pino.symbols;
+
+/**
+ * The fast path's access line, byte for byte what `log.info(accessLine(...), 'request')` writes
+ * (test/http/access-log.test.ts compares them), put together from the logger's own level label,
+ * clock, bindings, line end and stream (`pino.symbols`, exported for integrations). pino's
+ * general serialiser walks the object and checks every field for serializers and escaping; for
+ * this one fixed shape that cost ~6 µs and ~5 KB of garbage per bulk request (measured side by
+ * side, 6 alternating rounds: 83 → 77 µs of server CPU per request). A logger without pino's
+ * internals gets the ordinary call.
+ */
+export function accessLineWriter(log: FastifyBaseLogger): AccessLineWriter {
+  const internal = <T>(symbol: symbol) => (log as unknown as Record<symbol, unknown>)[symbol] as T | undefined;
+  const label = internal<Record<number, string>>(lsCacheSym)?.[INFO];
+  const time = internal<() => string>(timeSym);
+  const bindings = internal<string>(chindingsSym);
+  const stream = internal<{ write(line: string): unknown }>(streamSym);
+  const end = internal<string>(endSym);
+  if (label === undefined || time === undefined || bindings === undefined || stream === undefined || end === undefined) {
+    return (reqId, method, url, route, status, elapsedMs, keyId) => log.info(accessLine(reqId, method, url, route, status, elapsedMs, keyId), 'request');
+  }
+  const enabled = (log as unknown as pino.Logger).isLevelEnabled.bind(log);
+  return (reqId, method, url, route, status, elapsedMs, keyId) => {
+    if (!enabled('info')) return;
+    const { ms } = accessLine(reqId, method, url, route, status, elapsedMs, keyId);
+    stream.write(
+      `${label}${time.call(log)}${bindings},"reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"route":${JSON.stringify(route)},"status":${status},"ms":${ms},"keyId":${keyId},"msg":"request"${end}`,
+    );
+  };
+}
+
+const INFO = 30;

@@ -5,7 +5,7 @@ import { rateLimitHeaders, type Clock, type QuotaPolicy } from '../domain/quota.
 import type { KeyCache } from '../live/key-cache.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { QuotaStore } from '../storage/ports.js';
-import { accessLine } from './access-log.js';
+import { accessLineWriter } from './access-log.js';
 import { bodyFor, cachedBody, type RouteContext } from './answer.js';
 import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
@@ -68,6 +68,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
   }
   const exceeded = errorJson(quotaExceeded(policy));
   const questions = new ConversionQuestions();
+  const writeAccessLine = deps.log && accessLineWriter(deps.log);
 
   /** The endpoint and path parameters of a path, as the router matches them (a static path wins). */
   function route(path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
@@ -110,7 +111,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     }
   }
 
-  async function countAndAnswer(request: IncomingMessage, response: ServerResponse, keyId: number, prepared: Prepared, started: number): Promise<void> {
+  async function countAndAnswer(request: IncomingMessage, response: ServerResponse, url: string, keyId: number, prepared: Prepared, started: number): Promise<void> {
     const requestId = requestIdOf(request);
     const headers = commonHeaderValues(requestId);
     const now = clock.now();
@@ -130,7 +131,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       status = send(response, failure.answer.statusCode, Object.assign(headers, failure.headers), errorJson(failure.answer));
     }
     const ms = performance.now() - started;
-    deps.log?.info(accessLine(requestId, 'GET', request.url, prepared.endpoint.url, status, ms, keyId), 'request');
+    writeAccessLine?.(requestId, 'GET', url, prepared.endpoint.url, status, ms, keyId);
     deps.metrics?.observeRequest(prepared.endpoint.url, 'GET', status, ms / 1000);
   }
 
@@ -145,7 +146,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     if (keyId === undefined) return false;
     const prepared = prepare(url);
     if (!prepared) return false;
-    void countAndAnswer(request, response, keyId, prepared, started);
+    void countAndAnswer(request, response, url, keyId, prepared, started);
     return true;
   };
 }
