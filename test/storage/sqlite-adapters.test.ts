@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { describe, type TestContext } from 'node:test';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A fresh in-memory database per test: the same adapters and schema as a file, nothing to clean up. */
 async function open(_t: TestContext) {
@@ -24,4 +26,13 @@ describe('SQLite adapters', () => {
     };
   });
   jobClaimsContract('job claims', open);
+  // On a file the quota store has a connection of its own (open-sqlite-stores.ts).
+  quotaStoreContract('quota store, on a file', async (t) => {
+    const stores = openSqliteStores(join(tempDir(t), 'quota.db'));
+    return {
+      quota: stores.quota,
+      newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
+      close: () => stores.close(),
+    };
+  });
 });

@@ -1,5 +1,5 @@
 import type { OpenedStores } from '../ports.js';
-import { openSqlite } from './connection.js';
+import { openSqlite, type SqliteDb } from './connection.js';
 import { migrateSqlite } from './migrate.js';
 import { SqliteJobClaims } from './sqlite-job-claims.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
@@ -16,16 +16,26 @@ export function openSqliteStores(path: string): OpenedStores {
     db.close();
     throw err;
   }
+  // The quota counts on a connection of its own that never sleeps waiting for the write lock (see
+  // SqliteQuotaStore.waitForLock). An in-memory database exists only on its one connection.
+  let quotaDb: SqliteDb;
+  try {
+    quotaDb = path === ':memory:' ? db : openSqlite(path, { lockWaitMs: 0 });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   return {
     rates: new SqliteRatesStore(db),
     keys: new SqliteKeyStore(db),
-    quota: new SqliteQuotaStore(db),
+    quota: new SqliteQuotaStore(quotaDb),
     jobs: new SqliteJobClaims(db),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
     appliedMigrations: applied,
     close: async () => {
+      if (quotaDb !== db) quotaDb.close();
       db.close();
     },
   };
