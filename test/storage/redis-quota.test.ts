@@ -42,7 +42,7 @@ describe('Redis quota store', { skip }, () => {
     const handle = await openRedis(t);
     let nextKey = 1;
     return { quota: handle.quota, newKeyId: async () => nextKey++, close: handle.close };
-  });
+  }, { arrivalOrder: true });
 
   test('when a request is counted, then one hash-tagged key holds the counter, expiring after the period', async (t) => {
     const { quota, prefix } = await openRedis(t);

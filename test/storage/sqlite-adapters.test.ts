@@ -24,7 +24,7 @@ describe('SQLite adapters', () => {
       newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
       close: () => stores.close(),
     };
-  });
+  }, { arrivalOrder: true });
   jobClaimsContract('job claims', open);
   // On a file the quota store has a connection of its own (open-sqlite-stores.ts).
   quotaStoreContract('quota store, on a file', async (t) => {
@@ -34,5 +34,5 @@ describe('SQLite adapters', () => {
       newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
       close: () => stores.close(),
     };
-  });
+  }, { arrivalOrder: true });
 });

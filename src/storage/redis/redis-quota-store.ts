@@ -5,13 +5,14 @@ import type { QuotaStore } from '../ports.js';
 import { redisCall } from './redis-errors.js';
 
 /**
- * The whole decision in one script, so it is atomic on the server whatever the number of
- * processes. It touches exactly KEYS[1], a hash { start, used }, which keeps it valid on Redis
- * Cluster. ARGV: now, periodMs, limit, ttlMs. Replies { allowed (0|1), used, start (as text:
- * never through a Lua float) }.
- * - no counter, or the period is over: a new period starts at `now`, this request counted;
- * - used < limit: counted;
- * - otherwise refused, nothing written.
+ * The decisions for `n` requests of one key at one time in one script, so they are atomic on the
+ * server whatever the number of processes: exactly what `n` single requests would get in a row.
+ * It touches exactly KEYS[1], a hash { start, used }, which keeps it valid on Redis Cluster.
+ * ARGV: now, periodMs, limit, ttlMs, n. Replies { allowed (how many of the n are counted), used
+ * (after them), start (as text: never through a Lua float) }.
+ * - no counter, or the period is over: a new period starts at `now`, up to `limit` counted;
+ * - otherwise as many as the period has left are counted, the rest refused;
+ * - nothing counted: nothing written.
  * The expiry is relative (PEXPIRE, set when a period starts), so it runs on Redis's own clock:
  * an absolute PEXPIREAT computed from the caller's clock would delete a live counter early when
  * the two clocks disagree (or the caller's clock is a test's), which would hand out a new quota.
@@ -20,25 +21,45 @@ const CONSUME_LUA = `
 local now = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
+local n = tonumber(ARGV[5])
 local state = redis.call('HMGET', KEYS[1], 'start', 'used')
 local start = tonumber(state[1])
 local used = tonumber(state[2])
 if start == nil or used == nil or now >= start + period then
-  redis.call('HSET', KEYS[1], 'start', ARGV[1], 'used', 1)
+  local allowed = math.min(n, limit)
+  redis.call('HSET', KEYS[1], 'start', ARGV[1], 'used', allowed)
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
-  return {1, 1, ARGV[1]}
+  return {allowed, allowed, ARGV[1]}
 end
-if used >= limit then
-  return {0, used, state[1]}
+local allowed = math.max(0, math.min(n, limit - used))
+if allowed > 0 then
+  used = redis.call('HINCRBY', KEYS[1], 'used', allowed)
 end
-return {1, redis.call('HINCRBY', KEYS[1], 'used', 1), state[1]}
+return {allowed, used, state[1]}
 `;
 const CONSUME_SHA = createHash('sha1').update(CONSUME_LUA).digest('hex');
 
 /** Kept past the period's end, so a counter outlives its period and then goes away by itself. */
 const EXPIRY_MARGIN_MS = 60 * 60 * 1000;
 
+interface Pending {
+  keyId: number;
+  now: number;
+  policy: QuotaPolicy;
+  resolve: (decision: QuotaDecision) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Requests of one event-loop turn are grouped by key, time and policy, and each group is decided
+ * by one script call: a busy key's requests cost Redis one script run per turn instead of one per
+ * request, and this process one command (measured side by side, PostgreSQL + Redis, rates/latest:
+ * 84.8 → 66.0 µs of server CPU per request, 0.44 → 0.55 of the bare baseline). Within a group,
+ * requests are decided in arrival order, as they would be one by one.
+ */
 export class RedisQuotaStore implements QuotaStore {
+  private pending: Pending[] = [];
+
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
@@ -49,11 +70,42 @@ export class RedisQuotaStore implements QuotaStore {
     return `${this.keyPrefix}quota:{${keyId}}`;
   }
 
-  async consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    const args = [String(now), String(policy.periodMs), String(policy.limit), String(Math.ceil(policy.periodMs) + EXPIRY_MARGIN_MS)];
-    const reply = await redisCall(() => this.run(this.key(keyId), args));
-    const [allowed, used, start] = reply as [number, number, string];
-    return { allowed: allowed === 1, used: Number(used), periodStart: Number(start) };
+  consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ keyId, now, policy, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const groups = new Map<string, Pending[]>();
+    for (const request of this.pending) {
+      const id = `${request.keyId} ${request.now} ${request.policy.limit} ${request.policy.periodMs}`;
+      const group = groups.get(id);
+      if (group) group.push(request);
+      else groups.set(id, [request]);
+    }
+    this.pending = [];
+    for (const group of groups.values()) void this.decide(group);
+  }
+
+  private async decide(group: Pending[]): Promise<void> {
+    const { keyId, now, policy } = group[0]!;
+    const args = [String(now), String(policy.periodMs), String(policy.limit), String(Math.ceil(policy.periodMs) + EXPIRY_MARGIN_MS), String(group.length)];
+    let reply: [number, number, string];
+    try {
+      reply = (await redisCall(() => this.run(this.key(keyId), args))) as [number, number, string];
+    } catch (err) {
+      for (const request of group) request.reject(err);
+      return;
+    }
+    const [allowed, usedAfter, start] = [Number(reply[0]), Number(reply[1]), Number(reply[2])];
+    group.forEach((request, i) =>
+      request.resolve(
+        i < allowed
+          ? { allowed: true, used: usedAfter - allowed + i + 1, periodStart: start }
+          : { allowed: false, used: usedAfter, periodStart: start },
+      ),
+    );
   }
 
   async usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined> {

@@ -19,8 +19,12 @@ function allowedUsed(decisions: QuotaDecision[]): number[] {
 }
 const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-/** The QuotaStore port's behaviour (DECISIONS §4), run against every adapter. */
-export function quotaStoreContract(name: string, open: (t: TestContext) => Promise<QuotaFixture>): void {
+/**
+ * The QuotaStore port's behaviour (DECISIONS §4), run against every adapter. `arrivalOrder`: the
+ * adapter decides the requests of one burst in the order they were made (the group-committing
+ * SQLite and Redis stores); PostgreSQL runs them as concurrent statements, in no set order.
+ */
+export function quotaStoreContract(name: string, open: (t: TestContext) => Promise<QuotaFixture>, { arrivalOrder = false } = {}): void {
   describe(name, () => {
     const setup = async (t: TestContext) => {
       const fixture = await open(t);
@@ -108,6 +112,34 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
       assert.deepEqual(allowedUsed(decisions), oneTo(40));
       assert.ok(decisions.every((d) => d.periodStart === next));
       assert.deepEqual(await quota.usage(key), { used: 40, periodStart: next });
+    });
+
+    if (arrivalOrder) test('when one burst mixes keys, times (across a period end) and limits, then every request gets what it would get alone, in arrival order', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const small = { limit: 3, periodMs: DAY };
+      // [which key, ms after NOW, policy]; times never go back for a key, as a clock's do not.
+      const burst: [number, number, QuotaPolicy][] = [
+        [0, 0, small], [1, 0, MONTH], [0, 0, small], [0, 5, small], [1, 0, MONTH], [0, 5, small], [0, 5, small],
+        [1, DAY, MONTH], [0, DAY, small], [0, DAY, small], [1, DAY, MONTH], [0, DAY + 1, small], [0, DAY + 1, small],
+      ];
+      const together = [await newKeyId(), await newKeyId()];
+      const alone = [await newKeyId(), await newKeyId()];
+      await quota.consume(together[1]!, NOW - 10, MONTH);
+      await quota.consume(alone[1]!, NOW - 10, MONTH);
+      const decided = await Promise.all(burst.map(([k, at, policy]) => quota.consume(together[k]!, NOW + at, policy)));
+      const expected: QuotaDecision[] = [];
+      for (const [k, at, policy] of burst) expected.push(await quota.consume(alone[k]!, NOW + at, policy));
+      assert.deepEqual(decided, expected);
+      assert.deepEqual(await quota.usage(together[0]!), await quota.usage(alone[0]!));
+      assert.deepEqual(await quota.usage(together[1]!), await quota.usage(alone[1]!));
+      // And the expected values themselves, so a store wrong in both ways cannot pass.
+      assert.deepEqual(
+        expected.map((d) => [d.allowed, d.used, d.periodStart - NOW]),
+        [
+          [true, 1, 0], [true, 2, -10], [true, 2, 0], [true, 3, 0], [true, 3, -10], [false, 3, 0], [false, 3, 0],
+          [true, 4, -10], [true, 1, DAY], [true, 2, DAY], [true, 5, -10], [true, 3, DAY], [false, 3, DAY],
+        ],
+      );
     });
 
     test('when a new key sends concurrent first requests with a limit of 1, then one is counted and the rest see it', async (t) => {
