@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import type { QuotaStore } from '../ports.js';
+import { TurnBatch, type PendingConsume } from '../turn-batch.js';
 import { redisCall } from './redis-errors.js';
 
 /**
@@ -42,14 +43,6 @@ const CONSUME_SHA = createHash('sha1').update(CONSUME_LUA).digest('hex');
 /** Kept past the period's end, so a counter outlives its period and then goes away by itself. */
 const EXPIRY_MARGIN_MS = 60 * 60 * 1000;
 
-interface Pending {
-  keyId: number;
-  now: number;
-  policy: QuotaPolicy;
-  resolve: (decision: QuotaDecision) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
  * Requests of one event-loop turn are grouped by key, time and policy, and each group is decided
  * by one script call: a busy key's requests cost Redis one script run per turn instead of one per
@@ -58,7 +51,7 @@ interface Pending {
  * requests are decided in arrival order, as they would be one by one.
  */
 export class RedisQuotaStore implements QuotaStore {
-  private pending: Pending[] = [];
+  private readonly turn = new TurnBatch((batch) => this.flush(batch));
 
   constructor(
     private readonly redis: Redis,
@@ -71,24 +64,21 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return new Promise((resolve, reject) => {
-      if (this.pending.push({ keyId, now, policy, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
+    return this.turn.add(keyId, now, policy);
   }
 
-  private flush(): void {
-    const groups = new Map<string, Pending[]>();
-    for (const request of this.pending) {
+  private flush(batch: PendingConsume[]): void {
+    const groups = new Map<string, PendingConsume[]>();
+    for (const request of batch) {
       const id = `${request.keyId} ${request.now} ${request.policy.limit} ${request.policy.periodMs}`;
       const group = groups.get(id);
       if (group) group.push(request);
       else groups.set(id, [request]);
     }
-    this.pending = [];
     for (const group of groups.values()) void this.decide(group);
   }
 
-  private async decide(group: Pending[]): Promise<void> {
+  private async decide(group: PendingConsume[]): Promise<void> {
     const { keyId, now, policy } = group[0]!;
     const args = [String(now), String(policy.periodMs), String(policy.limit), String(Math.ceil(policy.periodMs) + EXPIRY_MARGIN_MS), String(group.length)];
     let reply: [number, number, string];

@@ -1,5 +1,6 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import type { QuotaStore } from '../ports.js';
+import { TurnBatch, type PendingConsume } from '../turn-batch.js';
 import { asUnavailable, isLockBusy, LOCK_WAIT_MS, type SqliteDb } from './connection.js';
 
 /** Lock retries on the next loop turns before retrying every millisecond. */
@@ -8,14 +9,6 @@ const NEXT_TURN_RETRIES = 20;
 interface UsageRow {
   used: number;
   period_start: number;
-}
-
-interface Pending {
-  keyId: number;
-  now: number;
-  policy: QuotaPolicy;
-  resolve: (decision: QuotaDecision) => void;
-  reject: (err: unknown) => void;
 }
 
 /** The decision for one request given the counter before it; `next` is the counter after. */
@@ -39,7 +32,7 @@ export class SqliteQuotaStore implements QuotaStore {
   private readonly select;
   private readonly write;
   private readonly countBatch;
-  private pending: Pending[] = [];
+  private readonly turn = new TurnBatch((batch) => this.flush(batch));
   private lockedSince: number | undefined;
   private lockRetries = 0;
 
@@ -51,7 +44,7 @@ export class SqliteQuotaStore implements QuotaStore {
     this.select = db.prepare('SELECT used, period_start FROM quota_usage WHERE key_id = ?');
     this.write = db.prepare(`INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, ?)
       ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = excluded.used`);
-    this.countBatch = db.transaction((batch: readonly Pending[]): QuotaDecision[] => {
+    this.countBatch = db.transaction((batch: readonly PendingConsume[]): QuotaDecision[] => {
       const counters = new Map<number, UsageRow | undefined>();
       const decisions = batch.map(({ keyId, now, policy }) => {
         const before = counters.has(keyId) ? counters.get(keyId) : (this.select.get(keyId) as UsageRow | undefined);
@@ -65,14 +58,10 @@ export class SqliteQuotaStore implements QuotaStore {
   }
 
   consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return new Promise((resolve, reject) => {
-      if (this.pending.push({ keyId, now, policy, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
+    return this.turn.add(keyId, now, policy);
   }
 
-  private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
+  private flush(batch: PendingConsume[]): void {
     let decisions: QuotaDecision[];
     try {
       decisions = this.countBatch.immediate(batch);
@@ -95,16 +84,16 @@ export class SqliteQuotaStore implements QuotaStore {
    * this way, measured side by side). Requests that arrive meanwhile join behind the batch, in
    * arrival order. False when the lock has been held too long: the batch then fails (503).
    */
-  private waitForLock(batch: Pending[]): boolean {
+  private waitForLock(batch: PendingConsume[]): boolean {
     const now = performance.now();
     if (this.lockedSince === undefined) {
       this.lockedSince = now;
       this.lockRetries = 0;
     }
     if (now - this.lockedSince >= this.lockWaitMs) return false;
-    this.pending = batch.concat(this.pending);
-    if (++this.lockRetries <= NEXT_TURN_RETRIES) setImmediate(() => this.flush());
-    else setTimeout(() => this.flush(), 1);
+    this.turn.putBack(batch);
+    if (++this.lockRetries <= NEXT_TURN_RETRIES) setImmediate(() => this.turn.run());
+    else setTimeout(() => this.turn.run(), 1);
     return true;
   }
 
