@@ -40,14 +40,20 @@ export function askedQuestion(url: string, mark: number, name: string): AskedQue
   return { key: end === -1 ? url.slice(0, start) : url.slice(0, start) + url.slice(end), amount };
 }
 
+/** What an entry costs beyond its key's characters (the map entry and the validated query), roughly. */
+export const ENTRY_OVERHEAD_BYTES = 256;
+
 /**
  * Validated queries (amount excluded: the caller sets it) by question key. Validation is syntax
- * alone, so entries hold across data versions. Bounded: the oldest question goes first.
+ * alone, so entries hold across data versions. Bounded by size, not count: a valid conversion URL
+ * may carry unknown parameters up to the 8 KiB URL limit, so a count bound alone would let a
+ * client fill tens of megabytes. The oldest question goes first.
  */
 export class ConversionQuestions {
   private readonly validated = new Map<string, Readonly<Record<string, unknown>>>();
+  private heldBytes = 0;
 
-  constructor(private readonly maxEntries = 4096) {}
+  constructor(private readonly maxBytes = 2 * 1024 * 1024) {}
 
   /** The validated query of this question with `amount` in place, or undefined if not known. */
   withAmount(asked: AskedQuestion, name: string): Record<string, unknown> | undefined {
@@ -58,8 +64,18 @@ export class ConversionQuestions {
   /** Remembers a full validation's result; only when it took the amount exactly as cut from the URL. */
   remember(asked: AskedQuestion, name: string, query: unknown): void {
     const parsed = query as Record<string, unknown>;
-    if (parsed[name] !== asked.amount || this.validated.has(asked.key)) return;
-    if (this.validated.size >= this.maxEntries) this.validated.delete(this.validated.keys().next().value!);
+    const size = sizeOf(asked.key);
+    if (parsed[name] !== asked.amount || this.validated.has(asked.key) || size > this.maxBytes) return;
+    while (this.heldBytes + size > this.maxBytes) {
+      const oldest = this.validated.keys().next().value!;
+      this.validated.delete(oldest);
+      this.heldBytes -= sizeOf(oldest);
+    }
     this.validated.set(asked.key, parsed);
+    this.heldBytes += size;
   }
+}
+
+function sizeOf(key: string): number {
+  return key.length + ENTRY_OVERHEAD_BYTES;
 }

@@ -52,10 +52,10 @@ interface Prepared {
  * is counted: a GET with a Host header and no body, a key the key cache holds, a path of an
  * endpoint without percent-encoding, and input the endpoint's own zod schemas accept and its own
  * compute answers (a conversion question validated before is not validated again for a new
- * amount: conversion-questions.ts). Anything else returns false untouched and goes through Fastify, which answers
- * every refusal (401, 400, 404, 405, 414...). Once counted, the request is answered here: 200,
- * 304, 429, or 503 when the quota store fails. The bodies come from the same endpoint
- * definitions, renderer and response cache as the routes'.
+ * amount: conversion-questions.ts). Anything else returns false untouched and goes through
+ * Fastify, which answers every refusal (401, 400, 404, 405, 414...). Once counted, the request is
+ * answered here: 200, 304, 429, or 503 when the quota store fails. The bodies come from the same
+ * endpoint definitions, renderer and response cache as the routes'.
  */
 export function fastPath(deps: FastPathDeps): (request: IncomingMessage, response: ServerResponse) => boolean {
   const { context, keys, quota, policy, clock } = deps;

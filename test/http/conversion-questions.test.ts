@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { askedQuestion, ConversionQuestions } from '../../src/http/conversion-questions.js';
+import { askedQuestion, ConversionQuestions, ENTRY_OVERHEAD_BYTES } from '../../src/http/conversion-questions.js';
 
 const cut = (url: string) => askedQuestion(url, url.indexOf('?'), 'amount');
 
@@ -21,7 +21,8 @@ test('when the amount needs decoding or is not a plain decimal, then there is no
 });
 
 test('when a question was validated with its amount as cut, then a new amount gets that query back; otherwise nothing is kept', () => {
-  const questions = new ConversionQuestions(2);
+  // Room for two entries with keys of this test's 14-character shape (`/c?a=1&amount=`).
+  const questions = new ConversionQuestions(2 * (14 + ENTRY_OVERHEAD_BYTES));
   const first = cut('/c?from=usd&to=JPY&amount=5')!;
   questions.remember(first, 'amount', { from: 'usd', to: 'JPY', amount: '5' });
   assert.deepEqual(questions.withAmount(cut('/c?from=usd&to=JPY&amount=7.25')!, 'amount'), { from: 'usd', to: 'JPY', amount: '7.25' });
@@ -30,9 +31,33 @@ test('when a question was validated with its amount as cut, then a new amount ge
   questions.remember(decoded, 'amount', { from: 'EUR', to: 'JPY', amount: '6' });
   assert.equal(questions.withAmount(decoded, 'amount'), undefined);
 
-  // Bounded: the oldest question goes first.
+  // Bounded by size: the oldest question goes first.
+  const firstKept = questions.withAmount(first, 'amount');
+  assert.ok(firstKept);
   questions.remember(cut('/c?a=1&amount=1')!, 'amount', { amount: '1' });
   questions.remember(cut('/c?a=2&amount=1')!, 'amount', { amount: '1' });
   assert.equal(questions.withAmount(first, 'amount'), undefined);
+  assert.deepEqual(questions.withAmount(cut('/c?a=1&amount=3')!, 'amount'), { amount: '3' });
   assert.deepEqual(questions.withAmount(cut('/c?a=2&amount=3')!, 'amount'), { amount: '3' });
+  questions.remember(cut('/c?a=3&amount=1')!, 'amount', { amount: '1' });
+  assert.equal(questions.withAmount(cut('/c?a=1&amount=3')!, 'amount'), undefined);
+  // A question larger than the whole budget is not kept (and evicts nothing).
+  questions.remember(cut(`/c?x=${'y'.repeat(600)}&amount=1`)!, 'amount', { amount: '1' });
+  assert.equal(questions.withAmount(cut(`/c?x=${'y'.repeat(600)}&amount=2`)!, 'amount'), undefined);
+  assert.deepEqual(questions.withAmount(cut('/c?a=3&amount=3')!, 'amount'), { amount: '3' });
+});
+
+test('when a client sends many distinct valid conversion questions of maximal size, then the questions kept stay within their budget', () => {
+  const questions = new ConversionQuestions();
+  let kept = 0;
+  for (let i = 0; i < 2000; i++) {
+    const asked = cut(`/api/v1/convert?from=USD&to=JPY&junk${i}=${'x'.repeat(8000)}&amount=1`)!;
+    questions.remember(asked, 'amount', { from: 'USD', to: 'JPY', amount: '1' });
+    if (questions.withAmount(asked, 'amount')) kept++;
+  }
+  assert.equal(kept, 2000, 'each question is kept when it is remembered');
+  let held = 0;
+  for (let i = 0; i < 2000; i++) if (questions.withAmount(cut(`/api/v1/convert?from=USD&to=JPY&junk${i}=${'x'.repeat(8000)}&amount=2`)!, 'amount')) held++;
+  assert.ok(held * (8040 + ENTRY_OVERHEAD_BYTES) <= 2 * 1024 * 1024, `within 2 MiB (${held} of 8 KB questions held)`);
+  assert.ok(held >= 200, `the budget is used (${held} held)`);
 });
