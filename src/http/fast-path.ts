@@ -68,7 +68,8 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
   }
   const exceeded = errorJson(quotaExceeded(policy));
   const questions = new ConversionQuestions();
-  const writeAccessLine = deps.log && accessLineWriter(deps.log);
+  const log = deps.log;
+  const accessLines = new Map(log ? API_ENDPOINTS.map((endpoint) => [endpoint, accessLineWriter(log, 'GET', endpoint.url)]) : []);
 
   /** The endpoint and path parameters of a path, as the router matches them (a static path wins). */
   function route(path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
@@ -131,7 +132,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       status = send(response, failure.answer.statusCode, Object.assign(headers, failure.headers), errorJson(failure.answer));
     }
     const ms = performance.now() - started;
-    writeAccessLine?.(requestId, 'GET', url, prepared.endpoint.url, status, ms, keyId);
+    accessLines.get(prepared.endpoint)?.(requestId, url, status, ms, keyId);
     deps.metrics?.observeRequest(prepared.endpoint.url, 'GET', status, ms / 1000);
   }
 
