@@ -18,9 +18,10 @@
 /** Digits with an optional fraction, or `.5`: what fast-querystring leaves alone and NUMERIC_STRING accepts. */
 const PLAIN_AMOUNT = /^(\d+(\.\d+)?|\.\d+)$/;
 
-/** A conversion URL cut at its amount: `key` is the URL without the value, `amount` the value. */
+/** A conversion URL cut at its amount: `key` is the URL without the value, `amount` the value of parameter `name`. */
 export interface AskedQuestion {
   key: string;
+  name: string;
   amount: string;
 }
 
@@ -37,7 +38,7 @@ export function askedQuestion(url: string, mark: number, name: string): AskedQue
   const end = url.indexOf('&', start);
   const amount = end === -1 ? url.slice(start) : url.slice(start, end);
   if (!PLAIN_AMOUNT.test(amount)) return undefined;
-  return { key: end === -1 ? url.slice(0, start) : url.slice(0, start) + url.slice(end), amount };
+  return { key: end === -1 ? url.slice(0, start) : url.slice(0, start) + url.slice(end), name, amount };
 }
 
 /** What an entry costs beyond its key's characters (the map entry and the validated query), roughly. */
@@ -56,16 +57,16 @@ export class ConversionQuestions {
   constructor(private readonly maxBytes = 2 * 1024 * 1024) {}
 
   /** The validated query of this question with `amount` in place, or undefined if not known. */
-  withAmount(asked: AskedQuestion, name: string): Record<string, unknown> | undefined {
+  withAmount(asked: AskedQuestion): Record<string, unknown> | undefined {
     const query = this.validated.get(asked.key);
-    return query && { ...query, [name]: asked.amount };
+    return query && { ...query, [asked.name]: asked.amount };
   }
 
   /** Remembers a full validation's result; only when it took the amount exactly as cut from the URL. */
-  remember(asked: AskedQuestion, name: string, query: unknown): void {
+  remember(asked: AskedQuestion, query: unknown): void {
     const parsed = query as Record<string, unknown>;
     const size = sizeOf(asked.key);
-    if (parsed[name] !== asked.amount || this.validated.has(asked.key) || size > this.maxBytes) return;
+    if (parsed[asked.name] !== asked.amount || this.validated.has(asked.key) || size > this.maxBytes) return;
     while (this.heldBytes + size > this.maxBytes) {
       const oldest = this.validated.keys().next().value!;
       this.validated.delete(oldest);

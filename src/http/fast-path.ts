@@ -96,11 +96,11 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const amountName = endpoint.amountParameter;
     // A question is the query alone: an endpoint with path parameters would need them validated too.
     const asked = amountName === undefined || mark === -1 || endpoint.schema.params ? undefined : askedQuestion(url, mark, amountName);
-    const known = asked && questions.withAmount(asked, amountName!);
+    const known = asked && questions.withAmount(asked);
     if (known) return answer(endpoint, url, matched.params, known);
     const input = validateParts(endpoint.schema, matched.params, parseQuery(mark === -1 ? '' : url.slice(mark + 1)));
     if (!input.ok) return undefined;
-    if (asked) questions.remember(asked, amountName!, input.query);
+    if (asked) questions.remember(asked, input.query);
     return answer(endpoint, url, input.params, input.query);
   }
 
