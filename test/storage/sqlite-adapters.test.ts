@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, type TestContext } from 'node:test';
+import type { OpenedStores } from '../../src/storage/ports.js';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
-import { quotaStoreContract } from './contracts/quota-store-contract.js';
+import { quotaStoreContract, type QuotaFixture } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -13,26 +14,20 @@ async function open(_t: TestContext) {
   return openSqliteStores(':memory:');
 }
 
+function quotaFixture(stores: OpenedStores): QuotaFixture {
+  return {
+    quota: stores.quota,
+    // quota_usage.key_id references api_keys: count against real keys.
+    newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
+    close: () => stores.close(),
+  };
+}
+
 describe('SQLite adapters', () => {
   ratesStoreContract('rates store', open);
   keyStoreContract('key store', open);
-  quotaStoreContract('quota store', async (t) => {
-    const stores = await open(t);
-    return {
-      quota: stores.quota,
-      // quota_usage.key_id references api_keys: count against real keys.
-      newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
-      close: () => stores.close(),
-    };
-  }, { arrivalOrder: true });
+  quotaStoreContract('quota store', async (t) => quotaFixture(await open(t)), { arrivalOrder: true });
   jobClaimsContract('job claims', open);
   // On a file the quota store has a connection of its own (open-sqlite-stores.ts).
-  quotaStoreContract('quota store, on a file', async (t) => {
-    const stores = openSqliteStores(join(tempDir(t), 'quota.db'));
-    return {
-      quota: stores.quota,
-      newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
-      close: () => stores.close(),
-    };
-  }, { arrivalOrder: true });
+  quotaStoreContract('quota store, on a file', async (t) => quotaFixture(openSqliteStores(join(tempDir(t), 'quota.db'))), { arrivalOrder: true });
 });
