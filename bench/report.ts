@@ -6,6 +6,8 @@ export interface Row {
   summary: Summary;
   /** The baseline's requests/s in the windows paired with this row's. */
   baselineRps: number;
+  /** The baseline's p99 latency in those same windows: what the machine itself gives at that moment. */
+  baselineP99: number;
   /** This row's requests over the baseline's, in the same rounds. */
   ratio: number;
   rssMb: number;
@@ -22,11 +24,11 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     report.method,
     'Access logs on at the default level (info), written to a file; one key with a quota large enough not to run out.',
     '',
-    '| configuration | route | requests/s | baseline req/s, same rounds | × baseline | p50 ms | p99 ms | p99.9 ms | RSS MB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| configuration | route | requests/s | baseline req/s, same rounds | × baseline | p50 ms | p99 ms | baseline p99 ms, same rounds | p99.9 ms | RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (row) =>
-        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baselineRps)} | ${row.ratio.toFixed(2)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.summary.p999)} | ${row.rssMb.toFixed(0)} |`,
+        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baselineRps)} | ${row.ratio.toFixed(2)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baselineP99)} | ${ms(row.summary.p999)} | ${row.rssMb.toFixed(0)} |`,
     ),
     '',
     ...report.facts.map((fact) => `- ${fact}`),

@@ -104,22 +104,23 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         service.push(await load({ ...spec, seconds: WINDOW }));
       }
       const result = combine(service);
-      const base = combine(paired);
+      const base = summarise(combine(paired));
       baselineWindows.push(...paired);
       const row: Row = {
         config: config.name,
         route: route.name,
         summary: summarise(result),
-        baselineRps: summarise(base).requestsPerSecond,
-        ratio: result.requests / result.seconds / (base.requests / base.seconds),
+        baselineRps: base.requestsPerSecond,
+        baselineP99: base.p99,
+        ratio: result.requests / result.seconds / base.requestsPerSecond,
         rssMb: rssMb(server.child.pid!),
       };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(row.summary.requestsPerSecond)} req/s, baseline ${Math.round(row.baselineRps)} (${row.ratio.toFixed(2)}), p99 ${row.summary.p99.toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
+      log(`${config.name} ${route.name}: ${Math.round(row.summary.requestsPerSecond)} req/s, baseline ${Math.round(row.baselineRps)} (${row.ratio.toFixed(2)}), p99 ${row.summary.p99.toFixed(1)} ms (baseline ${row.baselineP99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
     }
     const all = combine(baselineWindows);
     const summary = summarise(all);
-    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baselineRps: summary.requestsPerSecond, ratio: 1, rssMb: rssMb(baseline.pid) });
+    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baselineRps: summary.requestsPerSecond, baselineP99: summary.p99, ratio: 1, rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000 });
