@@ -1,4 +1,5 @@
 import type { Summary } from './load.js';
+import type { RouteTarget } from './targets.js';
 
 export interface Row {
   config: string;
@@ -11,11 +12,13 @@ export interface Row {
   /** This row's requests over the baseline's, in the same rounds. */
   ratio: number;
   rssMb: number;
+  /** Set on the rows the issue's targets judge (the embedded default's). */
+  target?: RouteTarget;
 }
 
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 
-export function formatReport(report: { quick: boolean; rows: Row[]; facts: string[]; machine: string; method: string; seconds: number }): string {
+export function formatReport(report: { quick: boolean; rows: Row[]; facts: string[]; targets: string[]; machine: string; method: string; seconds: number }): string {
   const lines = [
     '# Benchmarks',
     '',
@@ -32,6 +35,10 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     ),
     '',
     ...report.facts.map((fact) => `- ${fact}`),
+    '',
+    `## Targets, on the embedded default (SQLite, logs on)${report.quick ? ' — a quick run: one round per route, indicative only' : ''}`,
+    '',
+    ...report.targets.map((line) => `- ${line}`),
     '',
   ];
   return lines.join('\n');

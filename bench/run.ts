@@ -11,6 +11,7 @@ import { combine, load, summarise, type LoadResult } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
 import { formatReport, type Row } from './report.js';
+import { targetLines, type RouteTarget } from './targets.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' } } });
 const quick = values.quick ?? false;
@@ -30,6 +31,8 @@ interface Route {
   name: string;
   path: string | (() => string);
   auth: boolean;
+  /** The issue's target for this route on the embedded default. */
+  target?: RouteTarget;
 }
 
 function routes(dates: readonly string[]): Route[] {
@@ -37,11 +40,11 @@ function routes(dates: readonly string[]): Route[] {
   const amount = () => `${1 + Math.floor(Math.random() * 1_000_000)}.${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
   const targets = DEFAULT_TRACKED.filter((code) => code !== 'GBP').slice(0, 25).join(',');
   return [
-    { name: 'rates/latest', path: '/api/v1/rates/latest', auth: true },
+    { name: 'rates/latest', path: '/api/v1/rates/latest', auth: true, target: { ratio: 0.6, p99Ms: 5 } },
     { name: 'rates/latest?base=USD&symbols=5', path: '/api/v1/rates/latest?base=USD&symbols=EUR,GBP,JPY,CHF,CAD', auth: true },
     { name: 'rates/{date}, 1000 dates', path: () => `/api/v1/rates/${pick(dates)}?base=GBP`, auth: true },
-    { name: 'convert, random amounts', path: () => `/api/v1/convert?from=USD&to=JPY&amount=${amount()}`, auth: true },
-    { name: 'convert/bulk, 25 targets, random amounts', path: () => `/api/v1/convert/bulk?from=GBP&to=${targets}&amount=${amount()}`, auth: true },
+    { name: 'convert, random amounts', path: () => `/api/v1/convert?from=USD&to=JPY&amount=${amount()}`, auth: true, target: { ratio: 0.5 } },
+    { name: 'convert/bulk, 25 targets, random amounts', path: () => `/api/v1/convert/bulk?from=GBP&to=${targets}&amount=${amount()}`, auth: true, target: { ratio: 0.5 } },
     { name: 'currencies', path: '/api/v1/currencies', auth: true },
     { name: '401 (no key)', path: '/api/v1/rates/latest', auth: false },
     { name: '400 (bad parameters)', path: '/api/v1/convert?from=US&to=JPY&amount=abc', auth: true },
@@ -75,6 +78,8 @@ interface Config {
   env: NodeJS.ProcessEnv;
   storeConfig: StoreConfig;
   routes: Route[];
+  /** The embedded default: the configuration the issue's targets are stated for. */
+  judged?: boolean;
 }
 
 /**
@@ -87,7 +92,7 @@ interface Baseline {
   pid: number;
 }
 
-async function measureConfig(config: Config, rows: Row[], baseline: Baseline): Promise<{ start: number; exact: string }> {
+async function measureConfig(config: Config, rows: Row[], baseline: Baseline): Promise<{ start: number; exact: string; counted: number; stored: number }> {
   const { key } = await newKey(config.storeConfig);
   const server: Running = await spawnAndWait(SERVE, config.env, join(work, `${config.name}.log`), '/health');
   log(`${config.name}: listening after ${server.startMs.toFixed(0)} ms`);
@@ -114,6 +119,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         baselineP99: base.p99,
         ratio: result.requests / result.seconds / base.requestsPerSecond,
         rssMb: rssMb(server.child.pid!),
+        ...(config.judged && route.target ? { target: route.target } : {}),
       };
       rows.push(row);
       log(`${config.name} ${route.name}: ${Math.round(row.summary.requestsPerSecond)} req/s, baseline ${Math.round(row.baselineRps)} (${row.ratio.toFixed(2)}), p99 ${row.summary.p99.toFixed(1)} ms (baseline ${row.baselineP99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
@@ -127,7 +133,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     const stored = await storedCount(config.storeConfig, fresh.id);
     const line = `${config.name}: ${counted(exact)} requests counted by the benchmark, ${stored} stored for the key${counted(exact) === stored ? ' (equal)' : ' (DIFFERENT)'}`;
     log(line);
-    return { start: server.startMs, exact: line };
+    return { start: server.startMs, exact: line, counted: counted(exact), stored };
   } finally {
     await server.stop();
   }
@@ -177,7 +183,7 @@ async function main(): Promise<void> {
 
   const all = routes(dates);
   const configs: Config[] = [
-    { name: 'SQLite', env: { ...baseEnv, DATABASE_URL: sqliteUrl }, storeConfig: { databaseUrl: sqliteUrl }, routes: all },
+    { name: 'SQLite', env: { ...baseEnv, DATABASE_URL: sqliteUrl }, storeConfig: { databaseUrl: sqliteUrl }, routes: all, judged: true },
   ];
   const reachable = await backendsReachable();
   let pg: Awaited<ReturnType<typeof freshPostgresRedis>> | undefined;
@@ -196,9 +202,13 @@ async function main(): Promise<void> {
 
   const starts: string[] = [];
   const exactness: string[] = [];
+  const counts: { config: string; counted: number; stored: number }[] = [];
+  let judgedStartMs = NaN;
   try {
     for (const config of configs) {
-      const { start, exact } = await measureConfig(config, rows, baseline);
+      const { start, exact, counted, stored } = await measureConfig(config, rows, baseline);
+      counts.push({ config: config.name, counted, stored });
+      if (config.judged) judgedStartMs = start;
       starts.push(`${config.name}: ${start.toFixed(0)} ms`);
       exactness.push(exact);
     }
@@ -216,6 +226,12 @@ async function main(): Promise<void> {
       `Server start with the full history loaded (spawn → first answer): ${starts.join('; ')}`,
       ...exactness.map((line) => `Quota exactness — ${line}`),
     ],
+    targets: targetLines({
+      rows: rows.filter((row) => row.config === configs.find((config) => config.judged)!.name),
+      ingestSeconds: ingestMs / 1000,
+      startMs: judgedStartMs,
+      exactness: counts,
+    }),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (autocannon, 50 connections) on the same machine`,
     method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Latency percentiles are over every response of the service's windows.`,
     seconds: (performance.now() - started) / 1000,
