@@ -109,7 +109,8 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
       await load({ ...spec, seconds: index === 0 ? FIRST_WARMUP : WARMUP });
       const service: LoadResult[] = [];
       const paired: LoadResult[] = [];
-      const rounds = config.judged && route.target ? JUDGED_ROUNDS : ROUNDS;
+      const target = config.judged ? route.target : undefined;
+      const rounds = target ? JUDGED_ROUNDS : ROUNDS;
       for (let round = 0; round < rounds; round++) {
         paired.push(await load({ url: baseline.url, path: '/api/v1/rates/latest', seconds: WINDOW }));
         service.push(await load({ ...spec, seconds: WINDOW }));
@@ -125,7 +126,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         baselineP99: base.p99,
         ratio: result.requests / result.seconds / base.requestsPerSecond,
         rssMb: rssMb(server.child.pid!),
-        ...(config.judged && route.target ? { target: route.target } : {}),
+        ...(target ? { target } : {}),
       };
       rows.push(row);
       log(`${config.name} ${route.name}: ${Math.round(row.summary.requestsPerSecond)} req/s, baseline ${Math.round(row.baselineRps)} (${row.ratio.toFixed(2)}), p99 ${row.summary.p99.toFixed(1)} ms (baseline ${row.baselineP99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
@@ -206,6 +207,7 @@ async function main(): Promise<void> {
   }
   configs.push({ name: 'SQLite, WORKERS=2', env: { ...baseEnv, DATABASE_URL: sqliteUrl, WORKERS: '2' }, storeConfig: { databaseUrl: sqliteUrl }, routes: quick ? all.slice(0, 1) : [all[0]!, all[3]!, all[4]!] });
 
+  const judgedName = configs.find((config) => config.judged)!.name;
   const starts: string[] = [];
   const exactness: string[] = [];
   const counts: { config: string; counted: number; stored: number }[] = [];
@@ -233,13 +235,13 @@ async function main(): Promise<void> {
       ...exactness.map((line) => `Quota exactness — ${line}`),
     ],
     targets: targetLines({
-      rows: rows.filter((row) => row.config === configs.find((config) => config.judged)!.name),
+      rows: rows.filter((row) => row.config === judgedName),
       ingestSeconds: ingestMs / 1000,
       startMs: judgedStartMs,
       exactness: counts,
     }),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (autocannon, 50 connections) on the same machine`,
-    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${configs.find((config) => config.judged)!.name}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Latency percentiles are over every response of the service's windows.`,
+    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Latency percentiles are over every response of the service's windows.`,
     seconds: (performance.now() - started) / 1000,
   });
   const out = values.out ?? join(ROOT, 'BENCHMARKS.md');
