@@ -18,7 +18,7 @@ export interface Row {
 
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 
-export function formatReport(report: { quick: boolean; rows: Row[]; facts: string[]; targets: string[]; machine: string; method: string; seconds: number }): string {
+export function formatReport(report: { quick: boolean; rows: Row[]; facts: string[]; targets: { config: string; lines: string[] }; machine: string; method: string; seconds: number }): string {
   const lines = [
     '# Benchmarks',
     '',
@@ -36,9 +36,9 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     '',
     ...report.facts.map((fact) => `- ${fact}`),
     '',
-    `## Targets, on the embedded default (SQLite, logs on)${report.quick ? ' — a quick run: one round per route, indicative only' : ''}`,
+    `## Targets, on the embedded default (${report.targets.config}, logs on)${report.quick ? ' — a quick run: one round per route, indicative only' : ''}`,
     '',
-    ...report.targets.map((line) => `- ${line}`),
+    ...report.targets.lines.map((line) => `- ${line}`),
     '',
   ];
   return lines.join('\n');

@@ -97,7 +97,18 @@ interface Baseline {
   pid: number;
 }
 
-async function measureConfig(config: Config, rows: Row[], baseline: Baseline): Promise<{ start: number; exact: string; counted: number; stored: number }> {
+/** What a configuration's run leaves besides its rows: its start time and the exactness check. */
+interface Measured {
+  config: string;
+  startMs: number;
+  counted: number;
+  stored: number;
+}
+
+const exactnessLine = ({ config, counted, stored }: Measured) =>
+  `${config}: ${counted} requests counted by the benchmark, ${stored} stored for the key${counted === stored ? ' (equal)' : ' (DIFFERENT)'}`;
+
+async function measureConfig(config: Config, rows: Row[], baseline: Baseline): Promise<Measured> {
   const { key } = await newKey(config.storeConfig);
   const server: Running = await spawnAndWait(SERVE, config.env, join(work, `${config.name}.log`), '/health');
   log(`${config.name}: listening after ${server.startMs.toFixed(0)} ms`);
@@ -116,15 +127,16 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         service.push(await load({ ...spec, seconds: WINDOW }));
       }
       const result = combine(service);
+      const summary = summarise(result);
       const base = summarise(combine(paired));
       baselineWindows.push(...paired);
       const row: Row = {
         config: config.name,
         route: route.name,
-        summary: summarise(result),
+        summary,
         baselineRps: base.requestsPerSecond,
         baselineP99: base.p99,
-        ratio: result.requests / result.seconds / base.requestsPerSecond,
+        ratio: summary.requestsPerSecond / base.requestsPerSecond,
         rssMb: rssMb(server.child.pid!),
         ...(target ? { target } : {}),
       };
@@ -138,9 +150,9 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     const fresh = await newKey(config.storeConfig);
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000 });
     const stored = await storedCount(config.storeConfig, fresh.id);
-    const line = `${config.name}: ${counted(exact)} requests counted by the benchmark, ${stored} stored for the key${counted(exact) === stored ? ' (equal)' : ' (DIFFERENT)'}`;
-    log(line);
-    return { start: server.startMs, exact: line, counted: counted(exact), stored };
+    const measured = { config: config.name, startMs: server.startMs, counted: counted(exact), stored };
+    log(exactnessLine(measured));
+    return measured;
   } finally {
     await server.stop();
   }
@@ -208,18 +220,9 @@ async function main(): Promise<void> {
   configs.push({ name: 'SQLite, WORKERS=2', env: { ...baseEnv, DATABASE_URL: sqliteUrl, WORKERS: '2' }, storeConfig: { databaseUrl: sqliteUrl }, routes: quick ? all.slice(0, 1) : [all[0]!, all[3]!, all[4]!] });
 
   const judgedName = configs.find((config) => config.judged)!.name;
-  const starts: string[] = [];
-  const exactness: string[] = [];
-  const counts: { config: string; counted: number; stored: number }[] = [];
-  let judgedStartMs = NaN;
+  const measured: Measured[] = [];
   try {
-    for (const config of configs) {
-      const { start, exact, counted, stored } = await measureConfig(config, rows, baseline);
-      counts.push({ config: config.name, counted, stored });
-      if (config.judged) judgedStartMs = start;
-      starts.push(`${config.name}: ${start.toFixed(0)} ms`);
-      exactness.push(exact);
-    }
+    for (const config of configs) measured.push(await measureConfig(config, rows, baseline));
   } finally {
     await baselineServer.stop();
     await pg?.cleanup();
@@ -231,15 +234,18 @@ async function main(): Promise<void> {
     facts: [
       `Full-history ingestion (${report.days} days, ${report.rates} rates, from eurofxref-hist.zip, into SQLite): ${(ingestMs / 1000).toFixed(2)} s`,
       `Loading the full history into memory (the snapshot): ${loadMs.toFixed(0)} ms; heap taken by the snapshot: ${snapshotMb.toFixed(1)} MB${gc ? '' : ' (run with --expose-gc for an exact figure)'}`,
-      `Server start with the full history loaded (spawn → first answer): ${starts.join('; ')}`,
-      ...exactness.map((line) => `Quota exactness — ${line}`),
+      `Server start with the full history loaded (spawn → first answer): ${measured.map(({ config, startMs }) => `${config}: ${startMs.toFixed(0)} ms`).join('; ')}`,
+      ...measured.map((m) => `Quota exactness — ${exactnessLine(m)}`),
     ],
-    targets: targetLines({
-      rows: rows.filter((row) => row.config === judgedName),
-      ingestSeconds: ingestMs / 1000,
-      startMs: judgedStartMs,
-      exactness: counts,
-    }),
+    targets: {
+      config: judgedName,
+      lines: targetLines({
+        rows: rows.filter((row) => row.config === judgedName),
+        ingestSeconds: ingestMs / 1000,
+        startMs: measured.find(({ config }) => config === judgedName)!.startMs,
+        exactness: measured,
+      }),
+    },
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (autocannon, 50 connections) on the same machine`,
     method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Latency percentiles are over every response of the service's windows.`,
     seconds: (performance.now() - started) / 1000,

@@ -7,7 +7,7 @@ export interface RouteTarget {
 }
 
 /** The issue's targets for the embedded default (SQLite, logs on), outside the per-route ones. */
-export const LIMITS = { ingestSeconds: 3, startMs: 1000, rssMb: 150 } as const;
+const LIMITS = { ingestSeconds: 3, startMs: 1000, rssMb: 150 } as const;
 
 export interface Judged {
   /** The embedded default's rows; those with a `target` are judged on it. */
