@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { createLogger } from '../src/logger.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+test('when traffic is too light to fill a write, then lines still reach the log within moments, and the log file is never fsynced', async (t) => {
+  // sonic-boom calls these through the `fs` module object, so a spy here sees its calls.
+  const fsyncSync = t.mock.method(fs, 'fsyncSync');
+  const fsync = t.mock.method(fs, 'fsync');
+  const file = join(tempDir(t), 'out.log');
+  const log = createLogger('info', fs.openSync(file, 'a'));
+  // Closes the file and stops the periodic flush.
+  t.after(() => (log as unknown as Record<symbol, { destroy(): void }>)[pino.symbols.streamSym]!.destroy());
+
+  log.info({ n: 1 }, 'first');
+  assert.equal(fs.readFileSync(file, 'utf8'), '', 'one short line waits in the buffer');
+  let text = '';
+  for (let waited = 0; waited < 2_000 && !text.includes('"msg":"second"'); waited += 25) {
+    if (waited === 300) log.info({ n: 2 }, 'second');
+    await sleep(25);
+    text = fs.readFileSync(file, 'utf8');
+  }
+  const lines = text.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; n: number });
+  assert.deepEqual(lines.map(({ msg, n }) => [msg, n]), [['first', 1], ['second', 2]]);
+  assert.equal(fsyncSync.mock.callCount() + fsync.mock.callCount(), 0);
+});
