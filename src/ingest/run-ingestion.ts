@@ -1,6 +1,5 @@
 import type { RateRow } from '../domain/snapshot.js';
 import type { MergeReport, RatesStore } from '../storage/ports.js';
-import { parseRatesFile } from './parse-rates-file.js';
 import { describeSource, readSource, type IngestSource } from './sources.js';
 
 export interface IngestionReport extends MergeReport {
@@ -15,6 +14,9 @@ export interface IngestionReport extends MergeReport {
  */
 export async function runIngestion(store: RatesStore, source: IngestSource): Promise<IngestionReport> {
   const name = describeSource(source);
+  // Loaded on first use: the XML and ZIP parsers took ~70–90 ms of a server's start, and a server
+  // with rates stored ingests only when its daily schedule comes round.
+  const { parseRatesFile } = await import('./parse-rates-file.js');
   const days = await parseRatesFile(await readSource(source), name);
   const rows: RateRow[] = [];
   for (const day of days) {
