@@ -5,16 +5,15 @@ export interface Row {
   config: string;
   route: string;
   summary: Summary;
-  /** The baseline's requests/s in the windows paired with this row's. */
-  baselineRps: number;
-  /** The baseline's p99 latency in those same windows: what the machine itself gives at that moment. */
-  baselineP99: number;
-  /** This row's requests over the baseline's, in the same rounds. */
-  ratio: number;
+  /** The baseline in the windows paired with this row's: what the machine itself gave at that moment. */
+  baseline: Summary;
   rssMb: number;
   /** Set on the rows the issue's targets judge (the embedded default's). */
   target?: RouteTarget;
 }
+
+/** A row's requests over the baseline's, in the same rounds. */
+export const ratioOf = (row: Row) => row.summary.requestsPerSecond / row.baseline.requestsPerSecond;
 
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 
@@ -31,7 +30,7 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (row) =>
-        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baselineRps)} | ${row.ratio.toFixed(2)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baselineP99)} | ${ms(row.summary.p999)} | ${row.rssMb.toFixed(0)} |`,
+        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${row.rssMb.toFixed(0)} |`,
     ),
     '',
     ...report.facts.map((fact) => `- ${fact}`),

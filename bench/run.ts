@@ -10,12 +10,11 @@ import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { combine, load, summarise, type LoadResult } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
-import { formatReport, type Row } from './report.js';
-import { targetLines, type RouteTarget } from './targets.js';
+import { formatReport, ratioOf, type Row } from './report.js';
+import { targetLines, type Exactness, type RouteTarget } from './targets.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' } } });
 const quick = values.quick ?? false;
-// autocannon counts its durations in whole seconds.
 /** Before each route; the first route of a server gets more, so its code is compiled before anything is measured. */
 const WARMUP = quick ? 1 : 2;
 const FIRST_WARMUP = quick ? 2 : 5;
@@ -26,6 +25,7 @@ const ROUNDS = quick ? 1 : 3;
  * by up to 12 % over 8 rounds, and a verdict should rest on more than 3 s of each side.
  */
 const JUDGED_ROUNDS = quick ? 1 : 5;
+// autocannon counts its durations in whole seconds.
 const WINDOW = 1;
 const HISTORY = join(ROOT, '..', 'shared', 'data', 'eurofxref-hist.zip');
 const work = mkdtempSync(join(tmpdir(), 'currency-rates-bench-'));
@@ -98,14 +98,11 @@ interface Baseline {
 }
 
 /** What a configuration's run leaves besides its rows: its start time and the exactness check. */
-interface Measured {
-  config: string;
+interface Measured extends Exactness {
   startMs: number;
-  counted: number;
-  stored: number;
 }
 
-const exactnessLine = ({ config, counted, stored }: Measured) =>
+const exactnessLine = ({ config, counted, stored }: Exactness) =>
   `${config}: ${counted} requests counted by the benchmark, ${stored} stored for the key${counted === stored ? ' (equal)' : ' (DIFFERENT)'}`;
 
 async function measureConfig(config: Config, rows: Row[], baseline: Baseline): Promise<Measured> {
@@ -134,18 +131,16 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         config: config.name,
         route: route.name,
         summary,
-        baselineRps: base.requestsPerSecond,
-        baselineP99: base.p99,
-        ratio: summary.requestsPerSecond / base.requestsPerSecond,
+        baseline: base,
         rssMb: rssMb(server.child.pid!),
         ...(target ? { target } : {}),
       };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(row.summary.requestsPerSecond)} req/s, baseline ${Math.round(row.baselineRps)} (${row.ratio.toFixed(2)}), p99 ${row.summary.p99.toFixed(1)} ms (baseline ${row.baselineP99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
+      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
     }
     const all = combine(baselineWindows);
     const summary = summarise(all);
-    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baselineRps: summary.requestsPerSecond, baselineP99: summary.p99, ratio: 1, rssMb: rssMb(baseline.pid) });
+    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000 });

@@ -8,9 +8,7 @@ function row(route: string, ratio: number, p99: number, rssMb: number, target?: 
     config: 'SQLite',
     route,
     summary: { requestsPerSecond: 1000 * ratio, p50: 1, p99, p999: 2 * p99 },
-    baselineRps: 1000,
-    baselineP99: 4.2,
-    ratio,
+    baseline: { requestsPerSecond: 1000, p50: 1, p99: 4.2, p999: 8.4 },
     rssMb,
     ...(target ? { target } : {}),
   };
