@@ -249,7 +249,7 @@ async function main(): Promise<void> {
       }),
     },
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (autocannon, 50 connections) on the same machine`,
-    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Latency percentiles are over every response of the service's windows.`,
+    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. Requests are encoded before each window (varied paths: ${VARIED_PATHS.toLocaleString('en')} drawn per route, dealt out among the connections). Latency percentiles are over every request sent in the service's windows (a connection's first request, sent as it connects, is not timed).`,
     seconds: (performance.now() - started) / 1000,
   });
   const out = values.out ?? join(ROOT, 'BENCHMARKS.md');
