@@ -19,7 +19,43 @@ const FLUSH_EVERY_MS = 250;
  */
 export function createLogger(level: string, fd = 1) {
   const destination = pino.destination({ dest: fd, sync: true, minLength: 4096, periodicFlush: FLUSH_EVERY_MS });
-  return pino(loggerOptions(level), destination);
+  return pino(loggerOptions(level), new TurnLines(destination));
+}
+
+/**
+ * The lines of one turn of the event loop, handed to the destination in one write at the end of
+ * the turn, in the order they came. sonic-boom measures the UTF-8 length of all it holds on every
+ * write (`Buffer.byteLength` of the string it appends to, which V8 must flatten first): with a
+ * 4 KiB buffer and an access line per request, ~6,600 instructions per answer, 4.7 % of a
+ * rates/latest answer's (callgrind). The fast path answers a turn's requests together, so their
+ * lines now pay it once: 2.4–3.5 → 1.5–2.1 µs of CPU per access line, 40 lines a turn.
+ */
+class TurnLines {
+  private pending = '';
+
+  constructor(private readonly destination: pino.DestinationStream & { flush(cb: (err?: Error) => unknown): void; destroy(): void }) {}
+
+  write(line: string): void {
+    if (this.pending === '') setImmediate(this.handOver);
+    this.pending += line;
+  }
+
+  private readonly handOver = (): void => {
+    if (this.pending === '') return;
+    const lines = this.pending;
+    this.pending = '';
+    this.destination.write(lines);
+  };
+
+  flush(cb: (err?: Error) => unknown): void {
+    this.handOver();
+    this.destination.flush(cb);
+  }
+
+  destroy(): void {
+    this.handOver();
+    this.destination.destroy();
+  }
 }
 
 /** The logger's configuration, apart from where its lines go. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { createLogger } from '../src/logger.js';
+import { createLogger, flushLogger } from '../src/logger.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 test('when traffic is too light to fill a write, then lines still reach the log within moments, and the log file is never fsynced', async (t) => {
@@ -27,4 +27,20 @@ test('when traffic is too light to fill a write, then lines still reach the log 
   const lines = text.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; n: number });
   assert.deepEqual(lines.map(({ msg, n }) => [msg, n]), [['first', 1], ['second', 2]]);
   assert.equal(fsyncSync.mock.callCount() + fsync.mock.callCount(), 0);
+});
+
+test('when many lines come in one turn and across turns, then all of them reach the log in order, the last ones when the logger is flushed', async (t) => {
+  const file = join(tempDir(t), 'out.log');
+  const log = createLogger('info', fs.openSync(file, 'a'));
+  t.after(() => (log as unknown as Record<symbol, { destroy(): void }>)[pino.symbols.streamSym]!.destroy());
+  let n = 0;
+  for (let turn = 0; turn < 30; turn++) {
+    // 500-byte lines: a turn's worth is more than one 4 KiB write.
+    for (let i = 0; i < 40; i++) log.info({ n: n++, pad: 'x'.repeat(450) }, 'line');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  log.info({ n: n++ }, 'written just before the flush');
+  await flushLogger(log);
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { n: number });
+  assert.deepEqual(lines.map((line) => line.n), Array.from({ length: n }, (_, i) => i));
 });
