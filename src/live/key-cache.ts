@@ -23,7 +23,12 @@ export class KeyCache {
 
   /** The id of a key this cache holds, without asking the store; undefined when not held here. */
   heldId(key: string): number | undefined {
-    return this.byHash.get(hashApiKey(key));
+    return this.heldIdOfHash(hashApiKey(key));
+  }
+
+  /** The same, for a key already hashed (`hashApiKey`). */
+  heldIdOfHash(hash: string): number | undefined {
+    return this.byHash.get(hash);
   }
 
   /** The key's id, or undefined for an unknown or revoked key. */
