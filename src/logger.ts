@@ -1,6 +1,8 @@
 import pino from 'pino';
 import { loggableError } from './loggable-error.js';
 
+/** The most a turn's lines hold before they go to the destination anyway (characters). */
+const HELD_PER_TURN = 64 * 1024;
 /** How long a line may wait in the buffer when traffic is too light to fill it. */
 const FLUSH_EVERY_MS = 250;
 
@@ -38,6 +40,8 @@ class TurnLines {
   write(line: string): void {
     if (this.pending === '') setImmediate(this.handOver);
     this.pending += line;
+    // A turn that logs a great deal (none does on the request path) holds no more than this.
+    if (this.pending.length >= HELD_PER_TURN) this.handOver();
   }
 
   private readonly handOver = (): void => {

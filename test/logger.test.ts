@@ -44,3 +44,15 @@ test('when many lines come in one turn and across turns, then all of them reach 
   const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { n: number });
   assert.deepEqual(lines.map((line) => line.n), Array.from({ length: n }, (_, i) => i));
 });
+
+test('when one turn logs far more than a turn holds, then the lines reach the log before the turn ends', async (t) => {
+  const file = join(tempDir(t), 'out.log');
+  const log = createLogger('info', fs.openSync(file, 'a'));
+  t.after(() => (log as unknown as Record<symbol, { destroy(): void }>)[pino.symbols.streamSym]!.destroy());
+  for (let n = 0; n < 1000; n++) log.info({ n, pad: 'x'.repeat(450) }, 'line');
+  // Still the same turn: what was handed over is written in 4 KiB writes as it came.
+  const written = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+  assert.ok(written >= 800, `${written} of 1000 lines written within the turn`);
+  await flushLogger(log);
+  assert.equal(fs.readFileSync(file, 'utf8').trim().split('\n').length, 1000);
+});
