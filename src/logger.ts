@@ -35,7 +35,7 @@ export function createLogger(level: string, fd = 1) {
 class TurnLines {
   private pending = '';
 
-  constructor(private readonly destination: pino.DestinationStream & { flush(cb: (err?: Error) => unknown): void; destroy(): void }) {}
+  constructor(private readonly destination: ReturnType<typeof pino.destination>) {}
 
   write(line: string): void {
     if (this.pending === '') setImmediate(this.handOver);

@@ -21,12 +21,7 @@ export class KeyCache {
     return true;
   }
 
-  /** The id of a key this cache holds, without asking the store; undefined when not held here. */
-  heldId(key: string): number | undefined {
-    return this.heldIdOfHash(hashApiKey(key));
-  }
-
-  /** The same, for a key already hashed (`hashApiKey`). */
+  /** The id of a key this cache holds, by its hash (`hashApiKey`), without asking the store; undefined when not held here. */
   heldIdOfHash(hash: string): number | undefined {
     return this.byHash.get(hash);
   }

@@ -42,7 +42,7 @@ test('when a key is revoked while its first lookup is in flight, then the lookup
   await cache.refresh();
   fake.release();
   assert.equal(await lookup, 7, 'the store found it before the revocation');
-  assert.equal(cache.heldId(key), undefined, 'the revocation wins: the key is not held');
+  assert.equal(cache.heldIdOfHash(hashApiKey(key)), undefined, 'the revocation wins: the key is not held');
 });
 
 test('when a fresh key is found by its first lookup, then the cache holds it for the next request', async () => {
@@ -52,6 +52,6 @@ test('when a fresh key is found by its first lookup, then the cache holds it for
   const lookup = cache.authenticate(key);
   setImmediate(() => fake.release());
   assert.equal(await lookup, 7);
-  assert.equal(cache.heldId(key), 7);
-  assert.equal(cache.heldId(generateApiKey()), undefined);
+  assert.equal(cache.heldIdOfHash(hashApiKey(key)), 7);
+  assert.equal(cache.heldIdOfHash(hashApiKey(generateApiKey())), undefined);
 });
