@@ -147,17 +147,18 @@ export interface BulkPlan {
 }
 
 /**
- * Plans by snapshot and the codes as asked: the same bulk question comes back with new amounts all
- * day, and its codes are checked, its day found and its pairs prepared only once.
+ * Plans by snapshot, then by `from` and `to` as asked: the same bulk question comes back with new
+ * amounts all day, and its codes are checked, its day found and its pairs prepared only once.
+ * Two levels rather than one joined key: a question asked again hands over the same strings, whose
+ * hashes V8 keeps, where a joined key would be a new string to hash on every request.
  */
-const plans = new WeakMap<RatesSnapshot, Map<string, BulkPlan>>();
+const plans = new WeakMap<RatesSnapshot, { size: number; byFrom: Map<string, Map<string, BulkPlan>> }>();
 
 /** `to` as asked: comma-separated codes, any case, repeats allowed (validated by the caller). */
 export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: string): BulkPlan {
   let ofSnapshot = plans.get(snapshot);
-  if (!ofSnapshot) plans.set(snapshot, (ofSnapshot = new Map()));
-  const key = `${from}:${to}`;
-  const known = ofSnapshot.get(key);
+  if (!ofSnapshot) plans.set(snapshot, (ofSnapshot = { size: 0, byFrom: new Map() }));
+  const known = ofSnapshot.byFrom.get(from)?.get(to);
   if (known) return known;
   const fromCode = from.toUpperCase();
   const targets = distinctCodes(to.split(','));
@@ -173,7 +174,13 @@ export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, fr
     }),
   };
   // Bounded: a flood of distinct questions only starts the memory over.
-  if (ofSnapshot.size >= 10_000) ofSnapshot.clear();
-  ofSnapshot.set(key, plan);
+  if (ofSnapshot.size >= 10_000) {
+    ofSnapshot.byFrom.clear();
+    ofSnapshot.size = 0;
+  }
+  let ofFrom = ofSnapshot.byFrom.get(from);
+  if (!ofFrom) ofSnapshot.byFrom.set(from, (ofFrom = new Map()));
+  ofFrom.set(to, plan);
+  ofSnapshot.size++;
   return plan;
 }

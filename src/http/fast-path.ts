@@ -13,7 +13,7 @@ import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
 import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
-import { commonHeaderValues } from './hooks/common-headers.js';
+import { commonHeaderList } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
 import { requestIdOf } from './request-id.js';
 import { notModified, type RenderedBody } from './response-cache.js';
@@ -93,7 +93,8 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const matched = route(path);
     if (!matched) return undefined;
     const { endpoint } = matched;
-    const hit = cachedBody(context, url);
+    // A conversion's URL carries its amount and is never cached: looking it up would only hash it.
+    const hit = endpoint.cacheable ? cachedBody(context, url) : undefined;
     if (hit) return { endpoint, body: hit };
     const amountName = endpoint.amountParameter;
     // A question is the query alone: an endpoint with path parameters would need them validated too.
@@ -116,22 +117,21 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
 
   async function countAndAnswer(request: IncomingMessage, response: ServerResponse, url: string, keyId: number, prepared: Prepared, started: number): Promise<void> {
     const requestId = requestIdOf(request);
-    const headers = commonHeaderValues(requestId);
     const now = clock.now();
     let status: number;
     try {
       const decision = await quota.consume(keyId, now, policy);
-      Object.assign(headers, rateLimitHeaders(policy, decision, now));
+      const headers = withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now));
       if (!decision.allowed) {
         status = send(response, 429, headers, exceeded);
       } else {
-        headers.etag = prepared.body.etag;
+        headers.push('etag', prepared.body.etag);
         status = notModified(request.headers['if-none-match'], prepared.body.etag) ? send(response, 304, headers) : send(response, 200, headers, prepared.body.bytes);
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.
       const failure = failureAnswer(err, deps.log?.child({ reqId: requestId }));
-      status = send(response, failure.answer.statusCode, Object.assign(headers, failure.headers), errorJson(failure.answer));
+      status = send(response, failure.answer.statusCode, withHeaders(commonHeaderList(requestId), failure.headers), errorJson(failure.answer));
     }
     const ms = performance.now() - started;
     accessLines.get(prepared.endpoint)?.(requestId, url, status, ms, keyId);
@@ -179,11 +179,14 @@ function keyHashOf(socket: KeyedSocket, header: string | undefined): string | un
   return hash;
 }
 
-function send(response: ServerResponse, status: number, headers: Record<string, string | number>, body?: Buffer | string): number {
-  if (body !== undefined) {
-    headers['content-type'] = JSON_TYPE;
-    headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  }
+/** `list` with each of `headers` appended. */
+function withHeaders(list: (string | number)[], headers: Record<string, string>): (string | number)[] {
+  for (const name in headers) list.push(name, headers[name]!);
+  return list;
+}
+
+function send(response: ServerResponse, status: number, headers: (string | number)[], body?: Buffer | string): number {
+  if (body !== undefined) headers.push('content-type', JSON_TYPE, 'content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   response.writeHead(status, headers);
   response.end(body);
   return status;

@@ -8,7 +8,11 @@ export interface RenderedBody {
   etag: string;
 }
 
-/** A body already serialised (bulk-json.ts), passed through as it is. */
+/**
+ * A body already serialised (bulk-json.ts), passed through as it is. Its text is ASCII (codes,
+ * dates, digits, and an amount that matched the numeric-string rule), so its characters are its
+ * bytes: it is encoded as latin1, which copies them, where UTF-8 would first count its length.
+ */
 export class Json {
   constructor(readonly text: string) {}
 }
@@ -18,7 +22,7 @@ export class Json {
  * for each (and a cached answer again on every hit, as the bare baseline never is).
  */
 export function render(body: unknown): RenderedBody {
-  const bytes = Buffer.from(body instanceof Json ? body.text : JSON.stringify(body));
+  const bytes = body instanceof Json ? Buffer.from(body.text, 'latin1') : Buffer.from(JSON.stringify(body));
   // The one-shot form: no Hash object per answer (measured 2.5× faster for these sizes).
   return { bytes, etag: `"${hash('sha1', bytes, 'base64url')}"` };
 }

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { DEFAULT_TRACKED } from '../../src/domain/currencies.js';
 import { decimal, scaledBy } from '../../src/domain/money.js';
 import { bulkPlan, type BulkConversion } from '../../src/domain/rate-queries.js';
 import { bulkJson } from '../../src/http/bulk-json.js';
+import { Json, render } from '../../src/http/response-cache.js';
 import { fullHistoryView } from '../helpers/full-history-view.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -32,4 +34,28 @@ test('when bulk answers are rendered from a plan, then the bytes equal JSON.stri
     compared++;
   }
   assert.equal(compared, amounts.length);
+});
+
+test('when a bulk question is asked again, then its plan is the one remembered; after 10,000 other questions it is prepared afresh, equal to the first', async (t) => {
+  const { view, tracked } = await fullHistoryView(t);
+  const first = bulkPlan(view.snapshot, tracked, 'GBP', 'USD,jpy');
+  assert.equal(bulkPlan(view.snapshot, tracked, 'GBP', 'USD,jpy'), first);
+  // Asked with other letters, it is another question (its own plan, the same content).
+  const asked = bulkPlan(view.snapshot, tracked, 'gbp', 'USD,jpy');
+  assert.notEqual(asked, first);
+  assert.deepEqual(asked, first);
+  const codes = DEFAULT_TRACKED;
+  const n = codes.length;
+  for (let i = 0; i < 10_000; i++) bulkPlan(view.snapshot, tracked, 'GBP', `${codes[i % n]},${codes[Math.floor(i / n) % n]},${codes[Math.floor(i / n / n) % n]}`);
+  const again = bulkPlan(view.snapshot, tracked, 'GBP', 'USD,jpy');
+  assert.notEqual(again, first);
+  assert.deepEqual(again, first);
+});
+
+test('when a bulk answer is rendered, then its bytes are the UTF-8 bytes of its JSON and its ETag their SHA-1', async (t) => {
+  const { view, tracked } = await fullHistoryView(t);
+  const json = bulkJson(bulkPlan(view.snapshot, tracked, 'GBP', DEFAULT_TRACKED.join(',')), '1234.5');
+  const body = render(new Json(json));
+  assert.deepEqual(body.bytes, Buffer.from(json, 'utf8'));
+  assert.equal(body.etag, `"${createHash('sha1').update(json, 'utf8').digest('base64url')}"`);
 });
