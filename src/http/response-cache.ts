@@ -56,7 +56,12 @@ export class ResponseCache {
       this.entries.delete(oldestUrl);
       this.heldBytes -= oldestUrl.length + oldest.bytes.length;
     }
-    this.entries.set(url, body);
+    // An entry object of the cache's own, not the body handed in: V8 decides per allocation site
+    // whether to allocate an object straight in the old generation, and render()'s bodies mostly
+    // die young (conversions are never cached). Had cached bodies kept render()'s site alive, V8
+    // would tenure it, and every conversion's body would then start old and keep its Buffer and
+    // ETag through young collections until a full one (see README, "Memory").
+    this.entries.set(url, { bytes: body.bytes, etag: body.etag });
     this.heldBytes += size;
   }
 }
