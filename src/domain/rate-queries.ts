@@ -149,8 +149,9 @@ export interface BulkPlan {
 /**
  * Plans by snapshot, then by `from` and `to` as asked: the same bulk question comes back with new
  * amounts all day, and its codes are checked, its day found and its pairs prepared only once.
- * Two levels rather than one joined key: a question asked again hands over the same strings, whose
- * hashes V8 keeps, where a joined key would be a new string to hash on every request.
+ * Two levels rather than one joined key: a question asked again through the fast path hands over
+ * the same strings (it reuses the question's validated query), whose hashes V8 keeps, where a
+ * joined key would be a new string to hash on every request.
  */
 const plans = new WeakMap<RatesSnapshot, { size: number; byFrom: Map<string, Map<string, BulkPlan>> }>();
 
