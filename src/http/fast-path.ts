@@ -93,8 +93,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const matched = route(path);
     if (!matched) return undefined;
     const { endpoint } = matched;
-    // A conversion's URL carries its amount and is never cached: looking it up would only hash it.
-    const hit = endpoint.cacheable ? cachedBody(context, url) : undefined;
+    const hit = cachedBody(context, endpoint, url);
     if (hit) return { endpoint, body: hit };
     const amountName = endpoint.amountParameter;
     // A question is the query alone: an endpoint with path parameters would need them validated too.
