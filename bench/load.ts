@@ -36,18 +36,7 @@ const CONNECTIONS = 50;
  */
 export function load(spec: LoadSpec): Promise<LoadResult> {
   const { path } = spec;
-  const perConnection = Math.ceil(path.length / CONNECTIONS);
-  let next = 0;
-  const varied =
-    typeof path === 'string'
-      ? {}
-      : {
-          setupClient: (client: autocannon.Client) => {
-            const share = path.slice(next * perConnection, (next + 1) * perConnection).map((one) => ({ path: one }));
-            next = (next + 1) % CONNECTIONS;
-            client.setRequests(share);
-          },
-        };
+  const varied = typeof path === 'string' ? {} : dealtOut(path);
   return new Promise((resolve, reject) => {
     const statuses = new Map<number, number>();
     const latencies: number[] = [];
@@ -84,6 +73,18 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
       else timed.add(client);
     });
   });
+}
+
+/** autocannon's per-connection hook giving each connection its own share of `paths`, in order. */
+function dealtOut(paths: readonly string[]): Pick<autocannon.Options, 'setupClient'> {
+  const perConnection = Math.ceil(paths.length / CONNECTIONS);
+  let next = 0;
+  return {
+    setupClient: (client) => {
+      client.setRequests(paths.slice(next * perConnection, (next + 1) * perConnection).map((one) => ({ path: one })));
+      next = (next + 1) % CONNECTIONS;
+    },
+  };
 }
 
 /** Several windows as one: requests and statuses summed, latencies pooled. */
