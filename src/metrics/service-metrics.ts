@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import type { RatesView } from '../live/rates-view.js';
+import { RequestMetrics } from './request-metrics.js';
 
 export type IngestionTrigger = 'startup' | 'scheduled';
 
@@ -22,20 +23,8 @@ function processMetrics(): Registry {
 export class ServiceMetrics {
   readonly registry = new Registry();
 
-  private readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: 'Answered requests, by route template (`unmatched` for unknown paths), method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-
-  private readonly duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to answering it, by route template',
-    labelNames: ['route'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
+  /** The two metrics updated on every answer, kept outside prom-client (request-metrics.ts). */
+  private readonly requests = new RequestMetrics();
 
   private readonly quotaRejections = new Counter({
     name: 'currency_rates_quota_rejections_total',
@@ -106,8 +95,7 @@ export class ServiceMetrics {
 
   /** One answer: a counter and a histogram (plus a counter on 429). */
   observeRequest(route: string, method: string, status: number, seconds: number): void {
-    this.requests.inc({ route, method, status });
-    this.duration.observe({ route }, seconds);
+    this.requests.observe(route, method, status, seconds);
     if (status === 429) this.quotaRejections.inc();
   }
 
@@ -121,7 +109,7 @@ export class ServiceMetrics {
   /** The Prometheus text exposition: this service's metrics, then the process's. */
   async exposition(): Promise<string> {
     const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
-    return `${own}\n${process}`;
+    return `${this.requests.exposition()}\n${own}\n${process}`;
   }
 
   get contentType(): string {
