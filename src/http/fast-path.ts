@@ -125,7 +125,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
         status = send(response, 429, headers, exceeded);
       } else {
         headers.push('etag', prepared.body.etag);
-        status = notModified(request.headers['if-none-match'], prepared.body.etag) ? send(response, 304, headers) : send(response, 200, headers, prepared.body.bytes);
+        status = notModified(request.headers['if-none-match'], prepared.body.etag) ? send(response, 304, headers) : sendBody(response, 200, headers, prepared.body);
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.
@@ -184,9 +184,17 @@ function withHeaders(list: (string | number)[], headers: Record<string, string>)
   return list;
 }
 
-function send(response: ServerResponse, status: number, headers: (string | number)[], body?: Buffer | string): number {
-  if (body !== undefined) headers.push('content-type', JSON_TYPE, 'content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+/** An answer with no body (304), or with an error's JSON. */
+function send(response: ServerResponse, status: number, headers: (string | number)[], json?: string): number {
+  if (json !== undefined) headers.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
   response.writeHead(status, headers);
-  response.end(body);
+  response.end(json);
+  return status;
+}
+
+function sendBody(response: ServerResponse, status: number, headers: (string | number)[], body: RenderedBody): number {
+  headers.push('content-type', JSON_TYPE, 'content-length', body.byteLength);
+  response.writeHead(status, headers);
+  response.end(body.text, body.encoding);
   return status;
 }

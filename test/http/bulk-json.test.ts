@@ -52,10 +52,13 @@ test('when a bulk question is asked again, then its plan is the one remembered; 
   assert.deepEqual(again, first);
 });
 
-test('when a bulk answer is rendered, then its bytes are the UTF-8 bytes of its JSON and its ETag their SHA-1', async (t) => {
+test('when a bulk answer is rendered, then it is sent as the UTF-8 bytes of its JSON and its ETag is their SHA-1', async (t) => {
   const { view, tracked } = await fullHistoryView(t);
   const json = bulkJson(bulkPlan(view.snapshot, tracked, 'GBP', DEFAULT_TRACKED.join(',')), '1234.5');
   const body = render(new Json(json));
-  assert.deepEqual(body.bytes, Buffer.from(json, 'utf8'));
+  assert.equal(body.text, json);
+  assert.equal(body.encoding, 'latin1');
+  assert.deepEqual(Buffer.from(body.text, body.encoding), Buffer.from(json, 'utf8'));
+  assert.equal(body.byteLength, Buffer.byteLength(json, 'utf8'));
   assert.equal(body.etag, `"${createHash('sha1').update(json, 'utf8').digest('base64url')}"`);
 });
