@@ -51,9 +51,23 @@ export function accessLineWriter(log: FastifyBaseLogger, method: string, route: 
   return (reqId, url, status, elapsedMs, keyId) => {
     if (!enabled('info')) return;
     stream.write(
-      `${label}${time.call(log)}${bindings},"reqId":${JSON.stringify(reqId)}${methodAndUrl}${JSON.stringify(url)}${routeAndStatus}${status},"ms":${roundedMs(elapsedMs)},"keyId":${keyId},"msg":"request"${end}`,
+      `${label}${time.call(log)}${bindings},"reqId":${jsonString(reqId)}${methodAndUrl}${jsonString(url)}${routeAndStatus}${status},"ms":${roundedMs(elapsedMs)},"keyId":${keyId},"msg":"request"${end}`,
     );
   };
 }
 
 const INFO = 30;
+
+/**
+ * `JSON.stringify(text)` for a string: quoted as it is when nothing in it needs an escape, as
+ * nearly every URL and request id (UUIDs, or ids the request-id rule accepted). The check is a
+ * loop over its characters; JSON.stringify itself cost ~1,500 instructions a string (callgrind).
+ */
+export function jsonString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Control characters, '"', '\' and UTF-16 surrogates (JSON.stringify escapes lone ones).
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { accessLine, accessLineWriter } from '../../src/http/access-log.js';
+import { accessLine, accessLineWriter, jsonString } from '../../src/http/access-log.js';
 import { loggerOptions } from '../../src/logger.js';
 
 /** A logger configured as the server's, its lines kept. */
@@ -20,6 +20,9 @@ const CASES: Parameters<typeof accessLine>[] = [
   ['r', 'GET', '/api/v1/rates/latest?q="quoted"\\back\u00e9\u2028\u0001', '/api/v1/rates/latest', 429, 1.005, 7],
   ['r', 'GET', `/api/v1/currencies?${'x'.repeat(5000)}`, '/api/v1/currencies', 503, 0, 0],
   ['r', 'GET', '/', '/api/v1/rates/:date', 200, 1e-9, 2 ** 31],
+  // (A lone surrogate is left out: pino writes it raw where JSON.stringify escapes it; a URL from
+  // Node's parser is latin1 text and can hold none.)
+  ['r', 'GET', '/api/v1/rates/latest?s=\ud83d\ude00&del=\u007f\u00ff', '/api/v1/rates/latest', 200, 2, 3],
 ];
 
 test('when the fast path writes an access line, then it is byte for byte the line pino writes for the same fields', () => {
@@ -49,4 +52,10 @@ test('when the logger is not pino, then the access line goes through its info me
   const other = { info: (...args: unknown[]) => calls.push(args) } as unknown as FastifyBaseLogger;
   accessLineWriter(other, 'GET', '/route')('r', '/u', 200, 1.234, 3);
   assert.deepEqual(calls, [[accessLine('r', 'GET', '/u', '/route', 200, 1.234, 3), 'request']]);
+});
+
+test('when a string is quoted for a log line, then it is exactly what JSON.stringify makes of it', () => {
+  const strings = ['', 'plain', '/api/v1/rates/latest?base=USD', '4f1c2a8e-1b7d-4c55-9a0e-3f2b8c1d9e70', 'a"b', 'a\\b', 'tab\there', '\u0000\u001f', '\u007f\u0080\u00ff', '\u2028\u2029', '\ud83d\ude00', '\ud800', 'x\udfff', '\ud83d'];
+  for (let code = 0; code < 0x10000; code += 1) strings.push(`a${String.fromCharCode(code)}b`);
+  for (const text of strings) assert.equal(jsonString(text), JSON.stringify(text), JSON.stringify(text));
 });
