@@ -24,13 +24,23 @@ export function rateLimitMessage(policy: QuotaPolicy): string {
   return `Rate limit exceeded: ${policy.limit} requests per ${days}-day period`;
 }
 
+/** X-RateLimit-Remaining (DECISIONS §4). */
+export function remainingOf(policy: QuotaPolicy, decision: QuotaDecision): number {
+  return Math.max(0, policy.limit - decision.used);
+}
+
+/** X-RateLimit-Reset: the end of the period, in Unix seconds (DECISIONS §4). */
+export function resetOf(policy: QuotaPolicy, decision: QuotaDecision): number {
+  return Math.ceil((decision.periodStart + policy.periodMs) / 1000);
+}
+
 /** The X-RateLimit-* and Retry-After values of DECISIONS §4. */
 export function rateLimitHeaders(policy: QuotaPolicy, decision: QuotaDecision, now: number): Record<string, string> {
   const periodEnd = decision.periodStart + policy.periodMs;
   const headers: Record<string, string> = {
     'x-ratelimit-limit': String(policy.limit),
-    'x-ratelimit-remaining': String(Math.max(0, policy.limit - decision.used)),
-    'x-ratelimit-reset': String(Math.ceil(periodEnd / 1000)),
+    'x-ratelimit-remaining': String(remainingOf(policy, decision)),
+    'x-ratelimit-reset': String(resetOf(policy, decision)),
   };
   if (!decision.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((periodEnd - now) / 1000)));
   return headers;

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import fastQuerystring from 'fast-querystring';
 import { hashApiKey } from '../domain/api-keys.js';
-import { rateLimitHeaders, type Clock, type QuotaPolicy } from '../domain/quota.js';
+import { rateLimitHeaders, remainingOf, resetOf, type Clock, type QuotaPolicy } from '../domain/quota.js';
 import type { KeyCache } from '../live/key-cache.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { QuotaStore } from '../storage/ports.js';
@@ -13,7 +13,7 @@ import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
 import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
-import { commonHeaderList } from './hooks/common-headers.js';
+import { allowedHeaderList, commonHeaderList } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
 import { requestIdOf } from './request-id.js';
 import { notModified, type RenderedBody } from './response-cache.js';
@@ -120,12 +120,16 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     let status: number;
     try {
       const decision = await quota.consume(keyId, now, policy);
-      const headers = withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now));
-      if (!decision.allowed) {
-        status = send(response, 429, headers, exceeded);
+      if (decision.allowed) {
+        const { body } = prepared;
+        const fresh = !notModified(request.headers['if-none-match'], body.etag);
+        const headers = allowedHeaderList(requestId, policy.limit, remainingOf(policy, decision), resetOf(policy, decision), body.etag, fresh ? body.byteLength : undefined);
+        response.writeHead(fresh ? 200 : 304, headers);
+        if (fresh) response.end(body.text, body.encoding);
+        else response.end();
+        status = fresh ? 200 : 304;
       } else {
-        headers.push('etag', prepared.body.etag);
-        status = notModified(request.headers['if-none-match'], prepared.body.etag) ? send(response, 304, headers) : sendBody(response, 200, headers, prepared.body);
+        status = send(response, 429, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), exceeded);
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.
@@ -184,17 +188,10 @@ function withHeaders(list: (string | number)[], headers: Record<string, string>)
   return list;
 }
 
-/** An answer with no body (304), or with an error's JSON. */
-function send(response: ServerResponse, status: number, headers: (string | number)[], json?: string): number {
-  if (json !== undefined) headers.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
+/** An answer with an error's JSON. */
+function send(response: ServerResponse, status: number, headers: (string | number)[], json: string): number {
+  headers.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
   response.writeHead(status, headers);
   response.end(json);
-  return status;
-}
-
-function sendBody(response: ServerResponse, status: number, headers: (string | number)[], body: RenderedBody): number {
-  headers.push('content-type', JSON_TYPE, 'content-length', body.byteLength);
-  response.writeHead(status, headers);
-  response.end(body.text, body.encoding);
   return status;
 }
