@@ -18,9 +18,9 @@ export interface RenderedBody {
 }
 
 /**
- * A body already serialised (bulk-json.ts, conversion-json.ts), passed through as it is. Its text is ASCII (codes,
- * dates, digits, and an amount that matched the numeric-string rule), so its characters are its
- * bytes and its length its length in bytes: nothing counts them.
+ * A body already serialised (bulk-json.ts, conversion-json.ts), passed through as it is. Its
+ * text is ASCII (codes, dates, digits, and an amount that matched the numeric-string rule), so
+ * its characters are its bytes and its length its length in bytes: nothing counts them.
  */
 export class Json {
   constructor(readonly text: string) {}
