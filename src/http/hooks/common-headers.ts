@@ -43,9 +43,7 @@ export function commonHeaderList(requestId: string): (string | number)[] {
 export function allowedHeaderList(requestId: string, limit: number, remaining: number, reset: number, etag: string, byteLength?: number): (string | number)[] {
   const list: (string | number)[] = [
     'x-request-id', requestId,
-    'access-control-allow-origin', '*',
-    'access-control-expose-headers', EXPOSED,
-    'x-content-type-options', 'nosniff',
+    ...FIXED_LIST,
     'x-ratelimit-limit', String(limit),
     'x-ratelimit-remaining', String(remaining),
     'x-ratelimit-reset', String(reset),
