@@ -1,5 +1,6 @@
 import { decimal, scaledBy, type Decimal } from '../domain/money.js';
 import type { BulkConversion, BulkPlan } from '../domain/rate-queries.js';
+import { jsonString } from './json-string.js';
 
 /** A plan's answer cut into the parts that do not depend on the amount. */
 interface Template {
@@ -25,7 +26,7 @@ function templateOf(plan: BulkPlan): Template {
     conversions: plan.targets.map(({ to, rate }) => ({ to, result: marker, rate })),
   };
   const [head, afterAmount, ...afterResults] = JSON.stringify(shape).split(JSON.stringify(marker).slice(1, -1));
-  // The amount goes in with its quotes (JSON.stringify), so the marker's own quotes are cut off.
+  // The amount goes in with its quotes (jsonString), so the marker's own quotes are cut off.
   template = { head: head!.slice(0, -1), afterAmount: afterAmount!.slice(1), afterResults };
   templates.set(plan, template);
   return template;
@@ -38,7 +39,7 @@ function templateOf(plan: BulkPlan): Template {
  */
 export function bulkJson(plan: BulkPlan, amountText: string, amount: Decimal = decimal(amountText)): string {
   const { head, afterAmount, afterResults } = templateOf(plan);
-  let json = head + JSON.stringify(amountText) + afterAmount;
+  let json = head + jsonString(amountText) + afterAmount;
   for (let i = 0; i < plan.targets.length; i++) json += scaledBy(amount, plan.targets[i]!.factor) + afterResults[i]!;
   return json;
 }
