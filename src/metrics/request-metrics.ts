@@ -18,10 +18,9 @@ interface Answered {
 interface RouteSeries {
   /** The counter's series by method, then status. */
   answered: Map<string, Map<number, Answered>>;
-  /** Observations per bucket (not cumulative), the last one above every bound. */
+  /** Observations per bucket (not cumulative), the last one above every bound: together, the count. */
   buckets: number[];
   sum: number;
-  count: number;
 }
 
 /**
@@ -41,7 +40,7 @@ export class RequestMetrics {
   observe(route: string, method: string, status: number, seconds: number): void {
     let series = this.routes.get(route);
     if (series === undefined) {
-      series = { answered: new Map(), buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+      series = { answered: new Map(), buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0 };
       this.routes.set(route, series);
     }
     let byStatus = series.answered.get(method);
@@ -60,7 +59,6 @@ export class RequestMetrics {
     while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]!) bucket++;
     series.buckets[bucket]!++;
     series.sum += seconds;
-    series.count++;
   }
 
   /** Both families in the text exposition format, as a prom-client registry holding just these two writes them. */
@@ -77,8 +75,9 @@ export class RequestMetrics {
         cumulative += series.buckets[i]!;
         duration += `${DURATION}_bucket{le="${bound}",${routeLabel}} ${cumulative}\n`;
       });
-      duration += `${DURATION}_bucket{le="+Inf",${routeLabel}} ${series.count}\n`;
-      duration += `${DURATION}_sum{${routeLabel}} ${series.sum}\n${DURATION}_count{${routeLabel}} ${series.count}\n`;
+      const count = cumulative + series.buckets[DURATION_BUCKETS.length]!;
+      duration += `${DURATION}_bucket{le="+Inf",${routeLabel}} ${count}\n`;
+      duration += `${DURATION}_sum{${routeLabel}} ${series.sum}\n${DURATION}_count{${routeLabel}} ${count}\n`;
     }
     return `${requests}\n${duration}`;
   }
