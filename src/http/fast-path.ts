@@ -69,6 +69,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     else withParam.push({ prefix: endpoint.url.slice(0, colon + 1), name: endpoint.url.slice(colon + 2), endpoint });
   }
   const exceeded = errorJson(quotaExceeded(policy));
+  const limitText = String(policy.limit);
   const questions = new ConversionQuestions();
   const log = deps.log;
   const accessLines = new Map(log ? API_ENDPOINTS.map((endpoint) => [endpoint, accessLineWriter(log, 'GET', endpoint.url)]) : []);
@@ -123,7 +124,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       if (decision.allowed) {
         const { body } = prepared;
         const fresh = !notModified(request.headers['if-none-match'], body.etag);
-        const headers = allowedHeaderList(requestId, policy.limit, remainingOf(policy, decision), resetOf(policy, decision), body.etag, fresh ? body.byteLength : undefined);
+        const headers = allowedHeaderList(requestId, limitText, remainingOf(policy, decision), resetOf(policy, decision), body.etag, fresh ? body.byteLength : undefined);
         response.writeHead(fresh ? 200 : 304, headers);
         if (fresh) response.end(body.text, body.encoding);
         else response.end();
