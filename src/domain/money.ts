@@ -62,10 +62,13 @@ export class ScaleFactor {
   private readonly over: bigint;
   /** By the value's scale: [over · 10^scale, twice that], for the scales amounts come in. */
   private readonly divisors: [bigint, bigint][] = [];
+  /** The exact ratio, as text: two factors scale every value alike exactly when these are equal. */
+  readonly exact: string;
 
   constructor(numerator: Decimal, denominator: Decimal) {
     this.twiceTimes = 2n * numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
     this.over = denominator.units * pow10(numerator.scale);
+    this.exact = `${numerator.units}e-${numerator.scale}/${denominator.units}e-${denominator.scale}`;
   }
 
   /**

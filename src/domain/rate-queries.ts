@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { decimal, ratioRounded, ScaleFactor, scaledBy, type Decimal } from './money.js';
+import { ratioRounded, ScaleFactor, type Decimal } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -123,40 +123,30 @@ export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, dat
   return rateSetOf(day, base, symbols, tracked);
 }
 
-export function convert(
-  snapshot: RatesSnapshot,
-  tracked: TrackedCurrencies,
-  query: { from: string; to: string; amount: string },
-  /** The amount, when the caller has parsed it already. */
-  amount: Decimal = decimal(query.amount),
-): Conversion {
-  const from = query.from.toUpperCase();
-  const to = query.to.toUpperCase();
-  requireTracked(tracked, [from, to]);
-  const day = snapshot.latestWith([from, to]);
-  if (!day) throw new NoDataError();
-  const pair = pairOn(day, from, to);
-  return { from, to, amount: query.amount, result: scaledBy(amount, pair.factor), rate: pair.rate, date: day.date };
-}
-
-/** What a bulk conversion of some amount needs: the day, and each target's shown rate and factor. */
-export interface BulkPlan {
+/**
+ * What converting some amount from one currency into others needs, whatever the amount: the day,
+ * and each target's shown rate and factor. A single conversion is a plan with one target.
+ */
+export interface ConversionPlan {
   from: string;
   date: string;
   targets: readonly { to: string; rate: string; factor: ScaleFactor }[];
 }
 
 /**
- * Plans by snapshot, then by `from` and `to` as asked: the same bulk question comes back with new
- * amounts all day, and its codes are checked, its day found and its pairs prepared only once.
+ * Plans by snapshot, then by `from` and `to` as asked: the same conversion question comes back
+ * with new amounts all day, and its codes are checked, its day found and its pairs prepared only once.
  * Two levels rather than one joined key: a question asked again through the fast path hands over
  * the same strings (it reuses the question's validated query), whose hashes V8 keeps, where a
  * joined key would be a new string to hash on every request.
  */
-const plans = new WeakMap<RatesSnapshot, { size: number; byFrom: Map<string, Map<string, BulkPlan>> }>();
+const plans = new WeakMap<RatesSnapshot, { size: number; byFrom: Map<string, Map<string, ConversionPlan>> }>();
 
-/** `to` as asked: comma-separated codes, any case, repeats allowed (validated by the caller). */
-export function bulkPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: string): BulkPlan {
+/**
+ * `to` as asked: one code, or comma-separated codes, any case, repeats allowed (validated by the
+ * caller). Codes are checked in parameter order (DECISIONS §1.6), the latest day quoting them all found.
+ */
+export function conversionPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: string): ConversionPlan {
   let ofSnapshot = plans.get(snapshot);
   if (!ofSnapshot) plans.set(snapshot, (ofSnapshot = { size: 0, byFrom: new Map() }));
   const known = ofSnapshot.byFrom.get(from)?.get(to);

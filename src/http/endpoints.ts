@@ -1,11 +1,9 @@
 import type { ZodType, z } from 'zod';
 import { decimal, isPositive, type Decimal } from '../domain/money.js';
-import { bulkPlan, convert, latestRates, ratesOn } from '../domain/rate-queries.js';
+import { conversionPlan, latestRates, ratesOn } from '../domain/rate-queries.js';
 import type { RouteContext } from './answer.js';
-import { bulkJson } from './bulk-json.js';
-import { conversionJson } from './conversion-json.js';
+import { bulkAnswer, conversionAnswer } from './conversion-answers.js';
 import { HttpError } from './errors.js';
-import { Json } from './response-cache.js';
 import { bulkQuery, convertQuery, dateParams, MESSAGES, rateSetQuery } from './request-schemas.js';
 
 /**
@@ -70,9 +68,11 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     compute: ({ view, tracked }, params, query) =>
       ratesOn(view.snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query)),
   },
-  conversion('/api/v1/convert', convertQuery, ({ view, tracked }, query, amount) => new Json(conversionJson(convert(view.snapshot, tracked, query, amount)))),
+  conversion('/api/v1/convert', convertQuery, ({ view, tracked }, query, amount) =>
+    conversionAnswer(conversionPlan(view.snapshot, tracked, query.from, query.to), query.amount, amount),
+  ),
   conversion('/api/v1/convert/bulk', bulkQuery, ({ view, tracked }, query, amount) =>
-    new Json(bulkJson(bulkPlan(view.snapshot, tracked, query.from, query.to), query.amount, amount)),
+    bulkAnswer(conversionPlan(view.snapshot, tracked, query.from, query.to), query.amount, amount),
   ),
   {
     url: '/api/v1/currencies',

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JSON_TYPE, remainingOf } from '../helpers/http-expect.js';
-import { read, startTestServer } from '../helpers/test-server.js';
+import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { openStores } from '../../src/storage/open-stores.js';
+import { FIXTURES, read, startTestServer } from '../helpers/test-server.js';
 
 /** DECISIONS §7 on rate answers: content type, ETag and 304, HEAD, CORS. */
 
@@ -14,7 +16,6 @@ const OK_PATHS = [
   `${V1}/convert/bulk?from=USD&amount=10&to=JPY,GBP`,
   `${V1}/currencies`,
 ];
-const RATE_PATHS = OK_PATHS.slice(0, 3);
 const KNOWN_PATHS = [`${V1}/rates/latest`, `${V1}/rates/2026-04-13`, `${V1}/convert`, `${V1}/convert/bulk`, `${V1}/currencies`];
 
 test('content type and ETag', async (t) => {
@@ -26,11 +27,11 @@ test('content type and ETag', async (t) => {
       assert.equal(answer.headers.get('content-type'), JSON_TYPE);
     });
   }
-  for (const path of RATE_PATHS) {
+  for (const path of OK_PATHS) {
     await t.test(`when GET ${path} is repeated with If-None-Match: its ETag, then 304, empty body, counted`, async () => {
       const first = await read(await server.get(path));
       const etag = first.headers.get('etag');
-      assert.ok(etag, 'a 200 rate answer carries an ETag');
+      assert.ok(etag, 'a 200 answer carries an ETag');
       const again = await read(await server.get(path, { headers: { 'if-none-match': etag } }));
       assert.equal(again.status, 304);
       assert.equal(again.text, '');
@@ -61,6 +62,31 @@ test('content type and ETag', async (t) => {
     assert.ok(eur && usd && day);
     assert.equal(new Set([eur, usd, day]).size, 3);
   });
+});
+
+test('when a day\'s rates are corrected, then conversions of it get new ETags, and the old ones no longer give 304', async (t) => {
+  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const paths = [`${V1}/convert?from=USD&to=JPY&amount=10`, `${V1}/convert/bulk?from=GBP&amount=10&to=USD,JPY`, `${V1}/convert/bulk?from=GBP&amount=10&to=JPY`];
+  const before = await Promise.all(paths.map(async (path) => (await server.get(path)).headers.get('etag') ?? ''));
+  const stores = await openStores(server.storeConfig);
+  try {
+    // USD on 2026-04-13, the latest day: 1.1684 → 1.169.
+    await runIngestion(stores.rates, { file: `${FIXTURES}hist-corrected.csv` });
+  } finally {
+    await stores.close();
+  }
+  const deadline = Date.now() + 5000;
+  while ((await server.get(paths[0]!)).headers.get('etag') === before[0] && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const [i, path] of paths.entries()) {
+    const answer = await read(await server.get(path, { headers: { 'if-none-match': before[i]! } }));
+    if (path.includes('USD')) {
+      assert.equal(answer.status, 200, path);
+      assert.notEqual(answer.headers.get('etag'), before[i], path);
+    } else {
+      // GBP to JPY does not involve USD: the same bytes, the same ETag.
+      assert.equal(answer.status, 304, path);
+    }
+  }
 });
 
 test('HEAD mirrors GET', async (t) => {
