@@ -57,38 +57,32 @@ class AmountTemplate {
   }
 }
 
-function remembered(templates: WeakMap<ConversionPlan, AmountTemplate>, plan: ConversionPlan, make: () => AmountTemplate): AmountTemplate {
-  let template = templates.get(plan);
-  if (!template) templates.set(plan, (template = make()));
-  return template;
+/**
+ * An answer function of one endpoint: its template is made once per plan, from the answer's
+ * shape for that plan, with the plan's targets' factors in their order.
+ */
+function answerFor(shapeOf: (plan: ConversionPlan) => object) {
+  const templates = new WeakMap<ConversionPlan, AmountTemplate>();
+  return (plan: ConversionPlan, amountText: string, amount: Decimal = decimal(amountText)): Json => {
+    let template = templates.get(plan);
+    if (!template) {
+      template = new AmountTemplate(
+        shapeOf(plan),
+        plan.targets.map(({ factor }) => factor),
+      );
+      templates.set(plan, template);
+    }
+    return template.answer(amountText, amount);
+  };
 }
 
-const conversionTemplates = new WeakMap<ConversionPlan, AmountTemplate>();
-const bulkTemplates = new WeakMap<ConversionPlan, AmountTemplate>();
-
-/** GET /convert's answer: the plan's one target. */
-export function conversionAnswer(plan: ConversionPlan, amountText: string, amount: Decimal = decimal(amountText)): Json {
-  const template = remembered(conversionTemplates, plan, () => {
-    const [{ to, rate, factor }] = plan.targets as [ConversionPlan['targets'][number]];
-    const shape: Conversion = { from: plan.from, to, amount: MARKER, result: MARKER, rate, date: plan.date };
-    return new AmountTemplate(shape, [factor]);
-  });
-  return template.answer(amountText, amount);
-}
+/** GET /convert's answer: its plan has one target. */
+export const conversionAnswer = answerFor(({ from, date, targets: [target] }): Conversion => ({ from, to: target!.to, amount: MARKER, result: MARKER, rate: target!.rate, date }));
 
 /** GET /convert/bulk's answer: every target of the plan, in its order. */
-export function bulkAnswer(plan: ConversionPlan, amountText: string, amount: Decimal = decimal(amountText)): Json {
-  const template = remembered(bulkTemplates, plan, () => {
-    const shape: BulkConversion = {
-      from: plan.from,
-      amount: MARKER,
-      date: plan.date,
-      conversions: plan.targets.map(({ to, rate }) => ({ to, result: MARKER, rate })),
-    };
-    return new AmountTemplate(
-      shape,
-      plan.targets.map(({ factor }) => factor),
-    );
-  });
-  return template.answer(amountText, amount);
-}
+export const bulkAnswer = answerFor(({ from, date, targets }): BulkConversion => ({
+  from,
+  amount: MARKER,
+  date,
+  conversions: targets.map(({ to, rate }) => ({ to, result: MARKER, rate })),
+}));
