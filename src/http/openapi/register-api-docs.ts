@@ -76,10 +76,6 @@ const transformObject: SwaggerTransformObject = (document) => {
 export function registerApiDocs(app: FastifyInstance): void {
   app.addHook('onRoute', documentRoute);
 
-  // The handlers send bytes they rendered themselves; the response schemas only document. This
-  // keeps Fastify from compiling a serializer for them (it would only run for non-string bodies).
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-
   app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
