@@ -127,7 +127,7 @@ test('when this process runs the scheduled ingestion, then its runs, failures an
   assert.equal(await run(await feed(t)), true);
   clock.advance(86_400_000);
   assert.equal(await run('http://127.0.0.1:9/refused.xml'), true, 'claimed, and failed');
-  const text = await metrics.exposition();
+  const { body: text } = await metrics.exposition();
   assert.equal(sample(text, 'currency_rates_ingestion_runs_total{trigger="scheduled"}'), 2);
   assert.equal(sample(text, 'currency_rates_ingestion_failures_total{trigger="scheduled"}'), 1);
   assert.equal(sample(text, 'currency_rates_ingestion_last_success_timestamp_seconds'), Date.UTC(2026, 6, 6, 16, 30) / 1000);

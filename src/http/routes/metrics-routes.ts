@@ -31,6 +31,7 @@ export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsE
       // Digests have one length, so the comparison takes the same time whatever was sent.
       if (!timingSafeEqual(digest(sent), expected)) return sendError(reply, new HttpError(401, 'Invalid metrics token'));
     }
-    return reply.type(metrics.contentType).send(await metrics.exposition());
+    const { body, contentType } = await metrics.exposition();
+    return reply.type(contentType).send(body);
   });
 }
