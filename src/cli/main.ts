@@ -1,16 +1,15 @@
 #!/usr/bin/env -S node --max-semi-space-size=4 --min-semi-space-size=4 --heap-growing-percent=30
 import { ConfigError } from '../config.js';
-import { ingestCommand } from './ingest-command.js';
-import { keysCommand } from './keys-command.js';
-import { migrateCommand } from './migrate-command.js';
-import { serveCommand } from './serve-command.js';
 import { USAGE, UsageError } from './usage.js';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
-  serve: serveCommand,
-  ingest: ingestCommand,
-  keys: keysCommand,
-  migrate: migrateCommand,
+type Command = (args: string[]) => Promise<void>;
+
+/** Each command's modules load only when it runs: a start, or a supervising primary, loads no other's. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve-command.js')).serveCommand,
+  ingest: async () => (await import('./ingest-command.js')).ingestCommand,
+  keys: async () => (await import('./keys-command.js')).keysCommand,
+  migrate: async () => (await import('./migrate-command.js')).migrateCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -19,14 +18,14 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE.main);
     return 0;
   }
-  const command = name === undefined ? undefined : COMMANDS[name];
-  if (!command) {
+  const loadCommand = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!loadCommand) {
     console.error(name === undefined ? 'currency-rates: a command is needed' : `currency-rates: unknown command: ${name}`);
     console.error(USAGE.main);
     return 2;
   }
   try {
-    await command(args);
+    await (await loadCommand())(args);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

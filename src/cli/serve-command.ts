@@ -3,7 +3,6 @@ import { parseArgs } from 'node:util';
 import { superviseWorkers } from '../cluster.js';
 import { loadConfig } from '../config.js';
 import { createLogger, flushLogger } from '../logger.js';
-import { startServer } from '../server.js';
 import { USAGE } from './usage.js';
 
 export async function serveCommand(args: string[]): Promise<void> {
@@ -13,6 +12,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   const log = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config.workers, log);
 
+  // Loaded here, not above: a supervising primary never loads the server (Fastify, the stores).
+  const { startServer } = await import('../server.js');
   const server = await startServer(config, log);
   let stopping = false;
   const stop = (signal: string) => {

@@ -28,6 +28,15 @@ test('when the command is unknown or missing, then usage goes to stderr and the 
   assert.match(missing.stderr, /usage/i);
 });
 
+test('when the command names a property every object has (constructor, toString), then it is unknown like any other', async (t) => {
+  const env = serviceEnv(join(tempDir(t), 'rates.db'));
+  for (const result of await Promise.all(['constructor', 'toString', '__proto__'].map((name) => runCli([name], env, BOUNDED)))) {
+    assert.ok(result);
+    assert.equal(result.code, 2, describeRun(result));
+    assert.match(result.stderr, /unknown command/);
+  }
+});
+
 test('when a command gets an unknown flag, a flag without its value or a stray argument, then it exits non-zero with usage on stderr', async (t) => {
   const dir = tempDir(t);
   const env = serviceEnv(join(dir, 'rates.db'), { PORT: String(await freePort()), HOST: '127.0.0.1' });
