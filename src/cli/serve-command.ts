@@ -9,11 +9,15 @@ export async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { help: { type: 'boolean' } }, strict: true });
   if (values.help) return void console.log(USAGE.serve);
   const config = loadConfig();
-  const log = createLogger(config.logLevel);
-  if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config.workers, log);
+  if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config.workers, createLogger(config.logLevel));
 
   // Loaded here, not above: a supervising primary never loads the server (Fastify, the stores).
+  // And loaded before the logger is made: made first, every process.nextTick of every request
+  // went through V8's slow path for the tick object's literal (callgrind, rates/latest: 99.8k →
+  // 123–137k main-thread instructions an answer, Runtime_DefineKeyedOwnPropertyInLiteral under
+  // node:internal/process/task_queues), a ~30 % loss that only a benchmark shows.
   const { startServer } = await import('../server.js');
+  const log = createLogger(config.logLevel);
   const server = await startServer(config, log);
   let stopping = false;
   const stop = (signal: string) => {
