@@ -80,26 +80,23 @@ export class ServiceMetrics {
         this.inc(counts.quotaRejections);
       },
     });
-    new Counter({
-      name: 'currency_rates_ingestion_runs_total',
-      help: 'Ingestion runs started by this server process (startup: store empty at start; scheduled: the daily run it claimed)',
-      labelNames: ['trigger'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const trigger of TRIGGERS) this.inc({ trigger }, counts.ingestionRuns[trigger]);
-      },
-    });
-    new Counter({
-      name: 'currency_rates_ingestion_failures_total',
-      help: 'Ingestion runs of this server process that failed and wrote nothing',
-      labelNames: ['trigger'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const trigger of TRIGGERS) this.inc({ trigger }, counts.ingestionFailures[trigger]);
-      },
-    });
+    const byTrigger = (name: string, help: string, of: Record<IngestionTrigger, number>) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['trigger'] as const,
+        registers,
+        collect() {
+          this.reset();
+          for (const trigger of TRIGGERS) this.inc({ trigger }, of[trigger]);
+        },
+      });
+    byTrigger(
+      'currency_rates_ingestion_runs_total',
+      'Ingestion runs started by this server process (startup: store empty at start; scheduled: the daily run it claimed)',
+      counts.ingestionRuns,
+    );
+    byTrigger('currency_rates_ingestion_failures_total', 'Ingestion runs of this server process that failed and wrote nothing', counts.ingestionFailures);
     new Gauge({
       name: 'currency_rates_ingestion_last_success_timestamp_seconds',
       help: 'When an ingestion run of this server process last succeeded (Unix seconds; 0: never)',
