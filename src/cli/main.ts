@@ -4,13 +4,16 @@ import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
 
-/** Each command's modules load only when it runs: a start, or a supervising primary, loads no other's. */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./serve-command.js')).serveCommand,
-  ingest: async () => (await import('./ingest-command.js')).ingestCommand,
-  keys: async () => (await import('./keys-command.js')).keysCommand,
-  migrate: async () => (await import('./migrate-command.js')).migrateCommand,
-};
+/**
+ * Each command's modules load only when it runs: a start, or a supervising primary, loads no
+ * other's. A Map, so a name like `constructor` finds nothing rather than an object's property.
+ */
+const COMMANDS = new Map<string, () => Promise<Command>>([
+  ['serve', async () => (await import('./serve-command.js')).serveCommand],
+  ['ingest', async () => (await import('./ingest-command.js')).ingestCommand],
+  ['keys', async () => (await import('./keys-command.js')).keysCommand],
+  ['migrate', async () => (await import('./migrate-command.js')).migrateCommand],
+]);
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -18,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE.main);
     return 0;
   }
-  const loadCommand = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const loadCommand = name === undefined ? undefined : COMMANDS.get(name);
   if (!loadCommand) {
     console.error(name === undefined ? 'currency-rates: a command is needed' : `currency-rates: unknown command: ${name}`);
     console.error(USAGE.main);
