@@ -28,15 +28,27 @@ export interface ExitStatus {
   signal: NodeJS.Signals | null;
 }
 
+/**
+ * Ports this process has handed out. Tests of one file run side by side: a port picked for a
+ * server that is still loading its store is free in the kernel's eyes, and handing it out again
+ * can put two servers on one port: the loser exits with EADDRINUSE, but its test's ready probe
+ * may already have been answered by the winner, and the test then talks to another test's store.
+ */
+const handedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
+  for (;;) {
+    const server = createServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    server.close();
+    await once(server, 'close');
+    if (address === null || typeof address === 'string') throw new Error('no TCP address');
+    if (handedOut.has(address.port)) continue;
+    handedOut.add(address.port);
+    return address.port;
+  }
 }
 
 /** Rejects after `ms` with a message saying what was awaited. */

@@ -237,7 +237,7 @@ async function killServers(t: TestContext, backend: Backend): Promise<void> {
   assert.equal(await usage(store), n, `${backend}: the count at rest after the kill`);
   const second = await spawnServer(t, store.env);
   const after = await apiGet(second.url, '/api/v1/rates/latest', store.key);
-  assert.equal(usedIn(after), n + 1, `${backend}: the restarted server continues from N`);
+  assert.equal(usedIn(after), n + 1, `${backend}: the restarted server continues from N (answer ${after.status} ${after.text}; its log: ${second.stdout().slice(-2000)} ${second.stderr().slice(-2000)})`);
 
   // Killed while requests are in flight: every answered count survives (none is lost), and
   // nothing is counted that was never sent.
