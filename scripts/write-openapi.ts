@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { TrackedCurrencies } from '../src/domain/currencies.js';
-import { OPENAPI_PATH } from '../src/http/openapi/register-api-docs.js';
+import { OPENAPI_PATH } from '../src/http/openapi/docs-paths.js';
 import { KeyCache } from '../src/live/key-cache.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores } from '../src/storage/open-stores.js';

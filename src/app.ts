@@ -18,7 +18,7 @@ import { commonHeaders } from './http/hooks/common-headers.js';
 import { validateInput } from './http/hooks/validate-input.js';
 import { fastPath, parseQuery } from './http/fast-path.js';
 import { enforceRequestLimits, HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
-import { registerApiDocs } from './http/openapi/register-api-docs.js';
+import { registerLazyApiDocs } from './http/openapi/lazy-api-docs.js';
 import { requestIdOf } from './http/request-id.js';
 import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
@@ -44,6 +44,11 @@ export interface AppDeps {
   metrics?: MetricsExposure | undefined;
   /** Answer valid API calls of known keys without the framework (http/fast-path.ts); on unless false. */
   fastPath?: boolean;
+  /**
+   * Registers the OpenAPI document and Swagger UI on the app (openapi/register-api-docs.ts). Left
+   * out, the app serves them from a second app, built with it on the first request for either.
+   */
+  apiDocs?: (app: FastifyInstance) => void;
 }
 
 /** What Fastify hands a server factory, its defaults filled in. */
@@ -122,7 +127,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onRequest', enforceRequestLimits(limits));
   app.addHook('onResponse', logAccess);
   // Beside the authenticated plugin: no key, not counted.
-  registerApiDocs(app);
+  if (deps.apiDocs) deps.apiDocs(app);
+  else {
+    registerLazyApiDocs(app, async () => {
+      const { registerApiDocs } = await import('./http/openapi/register-api-docs.js');
+      // The docs app only documents and renders: it logs, measures and answers API calls never.
+      return buildApp({ ...deps, logger: false, metrics: undefined, fastPath: false, apiDocs: registerApiDocs });
+    });
+  }
   if (deps.metrics) metricsRoutes(app, deps.metrics);
   app.register(async (methods) => otherMethodRoutes(methods));
   app.register(async (probes) => healthRoutes(probes, deps.readiness));
