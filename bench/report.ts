@@ -7,6 +7,11 @@ export interface Row {
   summary: Summary;
   /** The baseline in the windows paired with this row's: what the machine itself gave at that moment. */
   baseline: Summary;
+  /**
+   * Each round's service requests over its baseline window's: their spread shows how far one
+   * run's ratio can be trusted on this machine.
+   */
+  roundRatios: number[];
   rssMb: number;
   /** Set on the rows the issue's targets judge (the embedded default's). */
   target?: RouteTarget;
@@ -17,6 +22,13 @@ export const ratioOf = (row: Row) => row.summary.requestsPerSecond / row.baselin
 
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 
+/** The lowest and highest of a row's round ratios, as `0.52–0.81` (one round: its ratio alone). */
+export function roundRange(row: Row, digits = 2): string {
+  const low = Math.min(...row.roundRatios).toFixed(digits);
+  const high = Math.max(...row.roundRatios).toFixed(digits);
+  return low === high ? low : `${low}–${high}`;
+}
+
 export function formatReport(report: { quick: boolean; rows: Row[]; facts: string[]; targets: { config: string; lines: string[] }; machine: string; method: string; seconds: number }): string {
   const lines = [
     '# Benchmarks',
@@ -26,11 +38,11 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     report.method,
     'Access logs on at the default level (info), written to a file; one key with a quota large enough not to run out.',
     '',
-    '| configuration | route | requests/s | baseline req/s, same rounds | × baseline | p50 ms | p99 ms | baseline p99 ms, same rounds | p99.9 ms | RSS MB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| configuration | route | requests/s | baseline req/s, same rounds | × baseline | × baseline, lowest–highest round | p50 ms | p99 ms | baseline p99 ms, same rounds | p99.9 ms | RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (row) =>
-        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${row.rssMb.toFixed(0)} |`,
+        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${roundRange(row)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${row.rssMb.toFixed(0)} |`,
     ),
     '',
     ...report.facts.map((fact) => `- ${fact}`),

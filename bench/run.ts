@@ -10,7 +10,7 @@ import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { combine, load, summarise, type LoadResult } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
-import { formatReport, ratioOf, type Row } from './report.js';
+import { formatReport, ratioOf, roundRange, type Row } from './report.js';
 import { targetLines, type Exactness, type RouteTarget } from './targets.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' } } });
@@ -130,6 +130,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         paired.push(await load({ url: baseline.url, path: '/api/v1/rates/latest', seconds: WINDOW }));
         service.push(await load({ ...spec, seconds: WINDOW }));
       }
+      const roundRatios = service.map((window, i) => window.requests / window.seconds / (paired[i]!.requests / paired[i]!.seconds));
       const result = combine(service);
       const summary = summarise(result);
       const base = summarise(combine(paired));
@@ -139,15 +140,16 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         route: route.name,
         summary,
         baseline: base,
+        roundRatios,
         rssMb: rssMb(server.child.pid!),
         ...(target ? { target } : {}),
       };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
+      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
     }
     const all = combine(baselineWindows);
     const summary = summarise(all);
-    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, rssMb: rssMb(baseline.pid) });
+    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, roundRatios: [1], rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000 });

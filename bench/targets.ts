@@ -1,4 +1,4 @@
-import { ratioOf, type Row } from './report.js';
+import { ratioOf, roundRange, type Row } from './report.js';
 
 /** What a judged route must reach: its share of the baseline's requests/s, and at most this p99. */
 export interface RouteTarget {
@@ -27,8 +27,9 @@ export interface Judged {
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 /**
- * One line per target, with this run's number and whether it is met: a run judges itself, and
- * a p99 names the bare baseline's own p99 in the same rounds beside it. Three decimals for a
+ * One line per target, with this run's number and whether it is met: a run judges itself, a
+ * ratio shows the spread of its rounds beside it, and a p99 names the bare baseline's own p99 in
+ * the same rounds. Three decimals for a
  * ratio, two for a p99, so that a near miss reads as one.
  */
 export function targetLines(judged: Judged): string[] {
@@ -36,7 +37,7 @@ export function targetLines(judged: Judged): string[] {
   for (const row of judged.rows) {
     if (!row.target) continue;
     const { ratio, p99Ms } = row.target;
-    lines.push(`${row.route} ≥ ${ratio.toFixed(2)} × baseline: ${ratioOf(row).toFixed(3)}, ${verdict(ratioOf(row) >= ratio)}`);
+    lines.push(`${row.route} ≥ ${ratio.toFixed(2)} × baseline: ${ratioOf(row).toFixed(3)} (rounds ${roundRange(row, 3)}), ${verdict(ratioOf(row) >= ratio)}`);
     if (p99Ms !== undefined) {
       lines.push(
         `${row.route} p99 ≤ ${p99Ms} ms: ${row.summary.p99.toFixed(2)} ms, ${verdict(row.summary.p99 <= p99Ms)} (the baseline's p99 in the same rounds: ${row.baseline.p99.toFixed(2)} ms)`,
