@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuMs } from './processes.js';
 
 export interface LoadResult {
   requests: number;
@@ -8,6 +9,8 @@ export interface LoadResult {
   /** Responses by status, as received. */
   statuses: Map<number, number>;
   errors: number;
+  /** CPU time the server process (and its workers) used during the window, in ms, when its pid was given. */
+  serverCpuMs?: number;
 }
 
 export interface LoadSpec {
@@ -21,6 +24,8 @@ export interface LoadSpec {
   seconds?: number;
   /** A fixed number of requests instead of a timed window (for exact counting). */
   amount?: number;
+  /** The server's process, whose CPU time over the window is then measured. */
+  serverPid?: number;
 }
 
 const CONNECTIONS = 50;
@@ -40,6 +45,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const statuses = new Map<number, number>();
     const latencies: number[] = [];
+    const cpuBefore = spec.serverPid === undefined ? undefined : cpuMs(spec.serverPid);
     const encoding = performance.now();
     const instance = autocannon(
       {
@@ -60,6 +66,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
               latencies,
               statuses,
               errors: result.errors,
+              ...(cpuBefore === undefined ? {} : { serverCpuMs: cpuMs(spec.serverPid!) - cpuBefore }),
             }),
     );
     // autocannon() made every connection, and encoded its requests, before returning; the window opens after.
@@ -87,16 +94,18 @@ function dealtOut(paths: readonly string[]): Pick<autocannon.Options, 'setupClie
   };
 }
 
-/** Several windows as one: requests and statuses summed, latencies pooled. */
+/** Several windows as one: requests, statuses and server CPU summed, latencies pooled. */
 export function combine(results: LoadResult[]): LoadResult {
   const statuses = new Map<number, number>();
   for (const result of results) for (const [status, n] of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
+  const cpuMeasured = results.length > 0 && results.every((r) => r.serverCpuMs !== undefined);
   return {
     requests: results.reduce((sum, r) => sum + r.requests, 0),
     seconds: results.reduce((sum, r) => sum + r.seconds, 0),
     latencies: results.flatMap((r) => r.latencies),
     statuses,
     errors: results.reduce((sum, r) => sum + r.errors, 0),
+    ...(cpuMeasured ? { serverCpuMs: results.reduce((sum, r) => sum + r.serverCpuMs!, 0) } : {}),
   };
 }
 
@@ -105,10 +114,21 @@ export interface Summary {
   p50: number;
   p99: number;
   p999: number;
+  /**
+   * The server's CPU time per answer, in µs, when it was measured: what an answer costs the
+   * server, where requests/s also says how much of the machine it got.
+   */
+  cpuUsPerRequest?: number;
 }
 
 export function summarise(result: LoadResult): Summary {
   const sorted = Float64Array.from(result.latencies).sort();
   const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-  return { requestsPerSecond: result.requests / result.seconds, p50: at(0.5), p99: at(0.99), p999: at(0.999) };
+  return {
+    requestsPerSecond: result.requests / result.seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    p999: at(0.999),
+    ...(result.serverCpuMs === undefined || result.requests === 0 ? {} : { cpuUsPerRequest: (result.serverCpuMs * 1000) / result.requests }),
+  };
 }

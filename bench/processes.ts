@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,17 @@ export async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, logFi
   };
 }
 
+/** A process and its children (a primary's workers), from /proc: none of them when it has exited. */
+function processTree(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return [pid, ...children.map(Number)];
+  } catch {
+    // no children file: no workers
+    return [pid];
+  }
+}
+
 /** Resident memory of a process and its children (workers), in MB, from /proc. */
 export function rssMb(pid: number): number {
   const ofPid = (id: number): number => {
@@ -68,12 +79,29 @@ export function rssMb(pid: number): number {
       return 0;
     }
   };
-  let total = ofPid(pid);
+  return processTree(pid).reduce((total, id) => total + ofPid(id), 0);
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ): 100 on every Linux this runs on, asked anyway. */
+const TICKS_PER_SECOND = (() => {
   try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    for (const child of children) total += ofPid(Number(child));
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   } catch {
-    // no children file: no workers
+    return 100;
   }
-  return total;
+})();
+
+/** CPU time (user and system) a process and its children (workers) have used so far, in ms, from /proc. */
+export function cpuMs(pid: number): number {
+  const ofPid = (id: number): number => {
+    try {
+      // The fields after the command name, which may itself hold spaces and parentheses.
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+      // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the name.
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    } catch {
+      return 0;
+    }
+  };
+  return processTree(pid).reduce((total, id) => total + ofPid(id), 0);
 }

@@ -10,7 +10,7 @@ import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { combine, load, summarise, type LoadResult } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
-import { formatReport, ratioOf, roundRange, type Row } from './report.js';
+import { cpuText, formatReport, ratioOf, roundRange, type Row } from './report.js';
 import { targetLines, type Exactness, type RouteTarget } from './targets.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' } } });
@@ -120,14 +120,14 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     for (const [index, route] of config.routes.entries()) {
       const headers: Record<string, string> = route.auth ? { authorization: `Bearer ${key}` } : {};
       const path = typeof route.path === 'string' ? route.path : Array.from({ length: VARIED_PATHS }, route.path);
-      const spec = { url: server.url, path, headers };
+      const spec = { url: server.url, path, headers, serverPid: server.child.pid! };
       await load({ ...spec, seconds: index === 0 ? FIRST_WARMUP : WARMUP });
       const service: LoadResult[] = [];
       const paired: LoadResult[] = [];
       const target = config.judged ? route.target : undefined;
       const rounds = target ? JUDGED_ROUNDS : ROUNDS;
       for (let round = 0; round < rounds; round++) {
-        paired.push(await load({ url: baseline.url, path: '/api/v1/rates/latest', seconds: WINDOW }));
+        paired.push(await load({ url: baseline.url, path: '/api/v1/rates/latest', seconds: WINDOW, serverPid: baseline.pid }));
         service.push(await load({ ...spec, seconds: WINDOW }));
       }
       const roundRatios = service.map((window, i) => window.requests / window.seconds / (paired[i]!.requests / paired[i]!.seconds));
@@ -145,7 +145,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         ...(target ? { target } : {}),
       };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
+      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), CPU ${cpuText(summary)} µs/request (baseline ${cpuText(base)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
     }
     const all = combine(baselineWindows);
     const summary = summarise(all);
