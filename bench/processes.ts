@@ -58,7 +58,7 @@ export async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, logFi
   };
 }
 
-/** A process and its children (a primary's workers), from /proc: none of them when it has exited. */
+/** A process and its children (a primary's workers), from /proc; the process alone when /proc lists no children for it. */
 function processTree(pid: number): number[] {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
