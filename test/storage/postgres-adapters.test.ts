@@ -62,7 +62,7 @@ describe('PostgreSQL adapters', { skip }, () => {
   quotaStoreContract('quota store', async (t) => {
     const stores = await openPg(t);
     return { quota: stores.quota, newKeyId: newKeyIdIn(stores), close: () => stores.close() };
-  });
+  }, { arrivalOrder: true });
   quotaStoreContract('quota store, requests spread over two pools (two processes) on one schema', async (t) => {
     const { url, closeFirst } = await freshPgSchema(t);
     const [first, second] = await Promise.all([openPostgresStores(url), openPostgresStores(url)]);

@@ -21,8 +21,8 @@ const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 /**
  * The QuotaStore port's behaviour (DECISIONS §4), run against every adapter. `arrivalOrder`: the
- * adapter decides the requests of one burst in the order they were made (the group-committing
- * SQLite and Redis stores); PostgreSQL runs them as concurrent statements, in no set order.
+ * adapter decides the requests of one burst in the order they were made, as the group-committing
+ * stores do within one process; requests spread over two processes have no set order.
  */
 export function quotaStoreContract(name: string, open: (t: TestContext) => Promise<QuotaFixture>, { arrivalOrder = false } = {}): void {
   describe(name, () => {
@@ -140,6 +140,29 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
           [true, 4, -10], [true, 1, DAY], [true, 2, DAY], [true, 5, -10], [true, 3, DAY], [false, 3, DAY],
         ],
       );
+    });
+
+    if (arrivalOrder) test('when requests keep arriving over many turns while earlier ones are decided, then each gets what it would get alone, in arrival order', async (t) => {
+      const { quota, newKeyId } = await setup(t);
+      const policy = { limit: 25, periodMs: 1_000 };
+      // 120 requests over 30 turns of the event loop, four a turn at two times, across two period ends.
+      const times = Array.from({ length: 120 }, (_, i) => NOW + Math.floor(i / 2) * 37);
+      const together = await newKeyId();
+      const pending: Promise<QuotaDecision>[] = [];
+      for (let i = 0; i < times.length; i++) {
+        if (i > 0 && i % 4 === 0) await new Promise((resolve) => setImmediate(resolve));
+        pending.push(quota.consume(together, times[i]!, policy));
+      }
+      const decided = await Promise.all(pending);
+      const alone = await newKeyId();
+      const expected: QuotaDecision[] = [];
+      for (const at of times) expected.push(await quota.consume(alone, at, policy));
+      assert.deepEqual(decided, expected);
+      assert.deepEqual(await quota.usage(together), await quota.usage(alone));
+      // Periods start at NOW, then at the first time at or after each end (times 37 ms apart, two requests each):
+      // 25 counted in each of the first two, and the 8 requests of the last period's 4 times.
+      assert.deepEqual([...new Set(expected.map((d) => d.periodStart - NOW))], [0, 1036, 2072]);
+      assert.equal(expected.filter((d) => d.allowed).length, 25 + 25 + 8);
     });
 
     test('when a new key sends concurrent first requests with a limit of 1, then one is counted and the rest see it', async (t) => {
