@@ -1,4 +1,5 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
+import { answerCounted } from '../counted-requests.js';
 import type { QuotaStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import type { PgPool } from './pg-pool.js';
@@ -80,37 +81,37 @@ const ATTEMPTS = 5;
  * key to about a thousand requests a second here; the waiting ones now share a commit.
  */
 export class PgQuotaStore implements QuotaStore {
-  /** Per key: the runs waiting for the next statement, and whether one is in flight. */
-  private readonly keys = new Map<number, { waiting: Run[]; busy: boolean }>();
+  /**
+   * Per key, the runs waiting for its next statement. A key is here exactly while a statement of
+   * it is scheduled or in flight, which then takes (or hands on) what waits.
+   */
+  private readonly waiting = new Map<number, Run[]>();
 
   constructor(private readonly pool: PgPool) {}
 
   consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
     return new Promise((resolve, reject) => {
-      let key = this.keys.get(keyId);
-      if (!key) this.keys.set(keyId, (key = { waiting: [], busy: false }));
-      const last = key.waiting.at(-1);
+      let runs = this.waiting.get(keyId);
+      if (!runs) {
+        this.waiting.set(keyId, (runs = []));
+        // An idle key's first request: its statement starts at the end of the turn, with the turn's others.
+        setImmediate(() => this.decideNext(keyId));
+      }
+      const last = runs.at(-1);
       if (last && last.now === now && last.policy.limit === policy.limit && last.policy.periodMs === policy.periodMs) last.requests.push({ resolve, reject });
-      else key.waiting.push({ now, policy, requests: [{ resolve, reject }] });
-      // The first request waiting for an idle key starts its statement at the end of the turn, with the turn's others.
-      if (!key.busy && key.waiting.length === 1 && key.waiting[0]!.requests.length === 1) setImmediate(() => this.decideNext(keyId));
+      else runs.push({ now, policy, requests: [{ resolve, reject }] });
     });
   }
 
+  /** Decides what waits for the key, then what arrived meanwhile, until nothing waits. */
   private decideNext(keyId: number): void {
-    const key = this.keys.get(keyId);
-    if (!key || key.busy) return;
-    if (key.waiting.length === 0) {
-      this.keys.delete(keyId);
+    const runs = this.waiting.get(keyId)!;
+    if (runs.length === 0) {
+      this.waiting.delete(keyId);
       return;
     }
-    const runs = key.waiting;
-    key.waiting = [];
-    key.busy = true;
-    void this.decide(keyId, runs).finally(() => {
-      key.busy = false;
-      this.decideNext(keyId);
-    });
+    this.waiting.set(keyId, []);
+    void this.decide(keyId, runs).finally(() => this.decideNext(keyId));
   }
 
   private async decide(keyId: number, runs: Run[]): Promise<void> {
@@ -121,18 +122,13 @@ export class PgQuotaStore implements QuotaStore {
       for (const run of runs) for (const request of run.requests) request.reject(err);
       return;
     }
-    runs.forEach((run, i) => {
-      const { granted, used, period_start: periodStart } = rows[i]!;
-      run.requests.forEach((request, j) =>
-        request.resolve(j < granted ? { allowed: true, used: used - granted + j + 1, periodStart } : { allowed: false, used, periodStart }),
-      );
-    });
+    runs.forEach((run, i) => answerCounted(run.requests, rows[i]!.granted, rows[i]!.used, rows[i]!.period_start));
   }
 
   /** One row per run, in order. */
   private async decideRuns(keyId: number, runs: Run[]): Promise<DecisionRow[]> {
+    const values = [keyId, runs.map((r) => r.now), runs.map((r) => r.policy.periodMs), runs.map((r) => r.policy.limit), runs.map((r) => r.requests.length)];
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const values = [keyId, runs.map((r) => r.now), runs.map((r) => r.policy.periodMs), runs.map((r) => r.policy.limit), runs.map((r) => r.requests.length)];
       const folded = (await this.pool.query<DecisionRow>(CONSUME, values)).rows;
       if (folded.length === runs.length) return folded;
       const [first, ...rest] = runs;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import type { QuotaStore } from '../ports.js';
+import { answerCounted } from '../counted-requests.js';
 import { TurnBatch, type PendingConsume } from '../turn-batch.js';
 import { redisCall } from './redis-errors.js';
 
@@ -88,14 +89,7 @@ export class RedisQuotaStore implements QuotaStore {
       for (const request of group) request.reject(err);
       return;
     }
-    const [allowed, usedAfter, start] = [Number(reply[0]), Number(reply[1]), Number(reply[2])];
-    group.forEach((request, i) =>
-      request.resolve(
-        i < allowed
-          ? { allowed: true, used: usedAfter - allowed + i + 1, periodStart: start }
-          : { allowed: false, used: usedAfter, periodStart: start },
-      ),
-    );
+    answerCounted(group, Number(reply[0]), Number(reply[1]), Number(reply[2]));
   }
 
   async usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined> {
