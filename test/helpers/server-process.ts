@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
@@ -84,17 +85,17 @@ export async function pollUntil<T>(
   }
 }
 
-function launch(env: NodeJS.ProcessEnv, port: number) {
+function launch(env: NodeJS.ProcessEnv, port: number, stdoutFile: string | undefined) {
   const child = spawn(process.execPath, [MAIN_JS, 'serve'], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a'), 'pipe'],
   });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<ExitStatus>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  return { child, exited, stdout: () => out, stderr: () => err };
+  return { child, exited, stdout: () => (stdoutFile === undefined ? out : readFileSync(stdoutFile, 'utf8')), stderr: () => err };
 }
 
 /**
@@ -102,11 +103,22 @@ function launch(env: NodeJS.ProcessEnv, port: number) {
  * status: the probe path is unknown, so it needs no key and counts against no quota). The process
  * is killed when the test ends if it is still running.
  */
-export async function spawnServer(t: TestContext, env: NodeJS.ProcessEnv, options: { readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  t: TestContext,
+  env: NodeJS.ProcessEnv,
+  options: {
+    readyTimeoutMs?: number;
+    /**
+     * A file to take the server's stdout instead of a pipe (`stdout()` then reads it). What the
+     * process writes through C's stdio (V8's own prints) reached a pipe only in part.
+     */
+    stdoutFile?: string;
+  } = {},
+): Promise<ServerProcess> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const run = launch(env, port);
+    const run = launch(env, port, options.stdoutFile);
     let ended: ExitStatus | undefined;
     void run.exited.then((status) => (ended = status));
     t.after(async () => {
