@@ -52,7 +52,7 @@ test('when a served process has answered requests and gone through full collecti
   assert.equal(created.code, 0, describeRun(created));
   const key = created.stdout.trim().split('\n').pop() ?? '';
   const probe = pathToFileURL(fileURLToPath(new URL('./helpers/tick-feedback-probe.js', import.meta.url))).href;
-  // No log lines: V8's print goes out in pieces as C's buffer fills, and must not be cut by them.
+  // No log lines: V8's print goes out 4 KiB at a time, and a line written between would cut it.
   const server = await spawnServer(t, { ...env, LOG_LEVEL: 'silent', NODE_OPTIONS: `--import ${probe}` }, { stdoutFile: join(dir, 'stdout') });
   for (let i = 0; i < 20; i++) assert.equal((await apiGet(server.url, '/api/v1/rates/latest', key)).status, 200);
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
@@ -86,10 +86,13 @@ export async function pollUntil<T>(
 }
 
 function launch(env: NodeJS.ProcessEnv, port: number, stdoutFile: string | undefined) {
+  const outFd = stdoutFile === undefined ? undefined : openSync(stdoutFile, 'a');
   const child = spawn(process.execPath, [MAIN_JS, 'serve'], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', stdoutFile === undefined ? 'pipe' : openSync(stdoutFile, 'a'), 'pipe'],
+    stdio: ['ignore', outFd ?? 'pipe', 'pipe'],
   });
+  // The child has its own copy.
+  if (outFd !== undefined) closeSync(outFd);
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
