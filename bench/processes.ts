@@ -69,17 +69,20 @@ function processTree(pid: number): number[] {
   }
 }
 
+/** `read` of one /proc file (`/proc/<id>/<file>`) summed over a process and its workers; a process gone by then counts 0. */
+function summedOverTree(pid: number, file: string, read: (text: string) => number): number {
+  return processTree(pid).reduce((total, id) => {
+    try {
+      return total + read(readFileSync(`/proc/${id}/${file}`, 'utf8'));
+    } catch {
+      return total;
+    }
+  }, 0);
+}
+
 /** Resident memory of a process and its children (workers), in MB, from /proc. */
 export function rssMb(pid: number): number {
-  const ofPid = (id: number): number => {
-    try {
-      const status = readFileSync(`/proc/${id}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    } catch {
-      return 0;
-    }
-  };
-  return processTree(pid).reduce((total, id) => total + ofPid(id), 0);
+  return summedOverTree(pid, 'status', (status) => Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ): 100 on every Linux this runs on, asked anyway. */
@@ -93,15 +96,10 @@ const TICKS_PER_SECOND = (() => {
 
 /** CPU time (user and system) a process and its children (workers) have used so far, in ms, from /proc. */
 export function cpuMs(pid: number): number {
-  const ofPid = (id: number): number => {
-    try {
-      // The fields after the command name, which may itself hold spaces and parentheses.
-      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
-      // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the name.
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-    } catch {
-      return 0;
-    }
-  };
-  return processTree(pid).reduce((total, id) => total + ofPid(id), 0);
+  return summedOverTree(pid, 'stat', (stat) => {
+    // The fields after the command name, which may itself hold spaces and parentheses.
+    const fields = stat.split(') ').at(-1)!.split(' ');
+    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  });
 }

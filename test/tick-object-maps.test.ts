@@ -14,22 +14,18 @@ import { TICK_FEEDBACK_MARKER, tickLiteralStates } from './helpers/tick-feedback
  * keys (`%DebugPrint`); the fast state is MONOMORPHIC for each.
  */
 
-const MODULE_URL = pathToFileURL(fileURLToPath(new URL('../src/tick-object-maps.js', import.meta.url))).href;
+const urlOf = (relative: string) => pathToFileURL(fileURLToPath(new URL(relative, import.meta.url))).href;
 
 /** Ticks, two full collections with no tick object alive, more ticks, then V8's view of nextTick. */
 function afterFullCollections(hold: boolean): string[] {
   const script = `
-    import { holdTickObjectMaps } from ${JSON.stringify(MODULE_URL)};
-    ${hold ? 'await holdTickObjectMaps();' : ''}
+    import { holdTickObjectMaps } from ${JSON.stringify(urlOf('../src/tick-object-maps.js'))};
+    import { printTickFeedbackAfterFullCollections } from ${JSON.stringify(urlOf('./helpers/tick-feedback.js'))};
+    ${hold ? 'holdTickObjectMaps();' : ''}
     for (let i = 0; i < 200; i++) await new Promise((resolve) => process.nextTick(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-    gc();
-    await new Promise((resolve) => setImmediate(resolve));
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => process.nextTick(resolve));
-    new Function('f', '%DebugPrint(f)')(process.nextTick);
+    await printTickFeedbackAfterFullCollections();
   `;
-  const run = spawnSync(process.execPath, ['--expose-gc', '--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   return tickLiteralStates(run.stdout);
 }
@@ -51,7 +47,7 @@ test('when a served process has answered requests and gone through full collecti
   const created = await runCli(['keys', 'create', '--name', 'ticks'], env);
   assert.equal(created.code, 0, describeRun(created));
   const key = created.stdout.trim().split('\n').pop() ?? '';
-  const probe = pathToFileURL(fileURLToPath(new URL('./helpers/tick-feedback-probe.js', import.meta.url))).href;
+  const probe = urlOf('./helpers/tick-feedback-probe.js');
   // No log lines: V8's print goes out 4 KiB at a time, and a line written between would cut it.
   const server = await spawnServer(t, { ...env, LOG_LEVEL: 'silent', NODE_OPTIONS: `--import ${probe}` }, { stdoutFile: join(dir, 'stdout') });
   for (let i = 0; i < 20; i++) assert.equal((await apiGet(server.url, '/api/v1/rates/latest', key)).status, 200);
@@ -64,6 +60,7 @@ test('when a served process has answered requests and gone through full collecti
   });
   assert.equal((await apiGet(server.url, '/api/v1/rates/latest', key)).status, 200);
   assert.equal((await server.stop('SIGTERM')).code, 0);
-  const printed = server.stdout().slice(server.stdout().indexOf(TICK_FEEDBACK_MARKER));
+  const stdout = server.stdout();
+  const printed = stdout.slice(stdout.indexOf(TICK_FEEDBACK_MARKER));
   assert.deepEqual(tickLiteralStates(printed), ['MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC'], printed);
 });

@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 // First, before the server's modules and the rates history fill the heap (see tick-object-maps.ts).
-void holdTickObjectMaps();
+holdTickObjectMaps();
 main(process.argv.slice(2)).then((code) => {
   // serve keeps running until a signal; every other command ends here, even if an idle
   // keep-alive socket of a download would hold the event loop open.
