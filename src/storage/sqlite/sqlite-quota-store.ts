@@ -6,6 +6,13 @@ import { asUnavailable, isLockBusy, LOCK_WAIT_MS, type SqliteDb } from './connec
 /** Lock retries on the next loop turns before retrying every millisecond. */
 const NEXT_TURN_RETRIES = 20;
 
+/**
+ * How long a batch may keep growing before its commit (TurnBatch's `gatherMs`): the first
+ * request of a batch waits at most this much longer than it would at the end of its own turn.
+ * 0.5, 1 and 2 ms measured alike (side by side, rates/latest); the commit's sync is ~0.3 ms.
+ */
+const GATHER_MS = 1;
+
 interface UsageRow {
   used: number;
   period_start: number;
@@ -22,8 +29,9 @@ function decide(row: UsageRow | undefined, now: number, policy: QuotaPolicy): { 
 }
 
 /**
- * Group commit: the requests that arrive within one turn of the event loop are counted in ONE
- * IMMEDIATE transaction, and each is answered only after that transaction has committed. The
+ * Group commit: the requests that arrive within one turn of the event loop, and the turns after
+ * it while they keep bringing more (up to GATHER_MS), are counted in ONE IMMEDIATE transaction,
+ * and each is answered only after that transaction has committed. The
  * transaction holds the file's write lock from its first read, so the read-decide-write is
  * atomic across every process sharing the file; within it, requests are decided one by one in
  * arrival order. A failed commit fails every request of the batch (none is served uncounted).
@@ -32,7 +40,7 @@ export class SqliteQuotaStore implements QuotaStore {
   private readonly select;
   private readonly write;
   private readonly countBatch;
-  private readonly turn = new TurnBatch((batch) => this.flush(batch));
+  private readonly turn: TurnBatch;
   private lockedSince: number | undefined;
   private lockRetries = 0;
 
@@ -40,7 +48,10 @@ export class SqliteQuotaStore implements QuotaStore {
   constructor(
     db: SqliteDb,
     private readonly lockWaitMs = LOCK_WAIT_MS,
+    /** The batches' clock (tests stop it, so that a slow turn cannot end a batch early). */
+    { monotonicMs }: { monotonicMs?: () => number } = {},
   ) {
+    this.turn = new TurnBatch((batch) => this.flush(batch), { gatherMs: GATHER_MS, monotonicMs });
     this.select = db.prepare('SELECT used, period_start FROM quota_usage WHERE key_id = ?');
     this.write = db.prepare(`INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, ?)
       ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = excluded.used`);

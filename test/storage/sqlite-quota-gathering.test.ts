@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
+import type { QuotaDecision, QuotaPolicy } from '../../src/domain/quota.js';
+import { openSqlite } from '../../src/storage/sqlite/connection.js';
+import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
+import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/**
+ * The SQLite quota store commits requests that keep arriving on consecutive turns of the event
+ * loop together (TurnBatch's gathering), and still answers each only after that commit. What a
+ * commit wrote is read from the write-ahead log: each commit appends the quota table's page to
+ * it, so the log's frame count tells how many commits there were. The store's batch clock is
+ * stopped: a turn slowed by a busy machine must not end a batch early and fail the test for it.
+ */
+
+const POLICY: QuotaPolicy = { limit: 1000, periodMs: 30 * 86_400_000 };
+const NOW = Date.UTC(2026, 10, 23, 9);
+
+async function fileStores(t: TestContext) {
+  const path = join(tempDir(t), 'gather.db');
+  const stores = openSqliteStores(path);
+  t.after(() => stores.close());
+  const keyId = (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id;
+  const quotaDb = openSqlite(path, { lockWaitMs: 0 });
+  t.after(() => quotaDb.close());
+  const quota = new SqliteQuotaStore(quotaDb, undefined, { monotonicMs: () => 0 });
+  const observer = new Database(path);
+  t.after(() => observer.close());
+  /** Frames in the write-ahead log now; `reset` empties the log first. */
+  const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (observer.pragma(`wal_checkpoint(${mode})`) as { log: number }[])[0]!.log;
+  return { quota, keyId, walFrames };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `count` requests for `keyId`, one per turn of the event loop. */
+async function onePerTurn(consume: () => Promise<QuotaDecision>, count: number): Promise<QuotaDecision[]> {
+  const decided: Promise<QuotaDecision>[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i > 0) await nextTurn();
+    decided.push(consume());
+  }
+  return Promise.all(decided);
+}
+
+test('when requests arrive on consecutive turns, then they are counted in one commit, each in order, and stored', async (t) => {
+  const { quota, keyId, walFrames } = await fileStores(t);
+  const consume = () => quota.consume(keyId, NOW, POLICY);
+
+  walFrames('TRUNCATE');
+  await consume();
+  const oneCommit = walFrames();
+  assert.ok(oneCommit > 0, 'a commit writes to the log');
+
+  walFrames('TRUNCATE');
+  const decisions = await onePerTurn(consume, 5);
+  assert.deepEqual(
+    decisions.map((decision) => decision.used),
+    [2, 3, 4, 5, 6],
+  );
+  assert.equal(walFrames(), oneCommit, 'five turns of requests, one commit');
+  assert.deepEqual(await quota.usage(keyId), { used: 6, periodStart: NOW });
+});
+
+test('when a request waits for its batch to gather, then it is not answered before its commit', async (t) => {
+  const { quota, keyId } = await fileStores(t);
+  const answered: number[] = [];
+  const first = quota.consume(keyId, NOW, POLICY).then((decision) => answered.push(decision.used));
+  await nextTurn();
+  assert.equal(answered.length, 0, 'still gathering: nothing committed, nothing answered');
+  const second = quota.consume(keyId, NOW, POLICY).then((decision) => answered.push(decision.used));
+  await Promise.all([first, second]);
+  assert.deepEqual(answered, [1, 2]);
+  assert.deepEqual(await quota.usage(keyId), { used: 2, periodStart: NOW });
+});
