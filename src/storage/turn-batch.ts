@@ -75,7 +75,6 @@ export class TurnBatch {
   /** Hands everything waiting to `decide` now. */
   run(): void {
     const batch = this.pending;
-    if (batch.length === 0) return;
     this.pending = [];
     this.decide(batch);
   }

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
-import type { QuotaDecision, QuotaPolicy } from '../../src/domain/quota.js';
+import type { QuotaPolicy } from '../../src/domain/quota.js';
 import { openSqlite } from '../../src/storage/sqlite/connection.js';
-import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { nextTurn, onePerTurn } from '../helpers/event-loop-turns.js';
+import { sqliteFileWithKey } from '../helpers/sqlite-file.js';
 
 /**
  * The SQLite quota store commits requests that keep arriving on consecutive turns of the event
@@ -21,30 +19,15 @@ const POLICY: QuotaPolicy = { limit: 1000, periodMs: 30 * 86_400_000 };
 const NOW = Date.UTC(2026, 10, 23, 9);
 
 async function fileStores(t: TestContext) {
-  const path = join(tempDir(t), 'gather.db');
-  const stores = openSqliteStores(path);
-  t.after(() => stores.close());
-  const keyId = (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id;
+  const { path, keyId } = await sqliteFileWithKey(t, 'gather.db');
   const quotaDb = openSqlite(path, { lockWaitMs: 0 });
   t.after(() => quotaDb.close());
   const quota = new SqliteQuotaStore(quotaDb, undefined, { monotonicMs: () => 0 });
   const observer = new Database(path);
   t.after(() => observer.close());
-  /** Frames in the write-ahead log now; `reset` empties the log first. */
+  /** Frames in the write-ahead log now (PASSIVE); TRUNCATE checkpoints and empties the log. */
   const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (observer.pragma(`wal_checkpoint(${mode})`) as { log: number }[])[0]!.log;
   return { quota, keyId, walFrames };
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** `count` requests for `keyId`, one per turn of the event loop. */
-async function onePerTurn(consume: () => Promise<QuotaDecision>, count: number): Promise<QuotaDecision[]> {
-  const decided: Promise<QuotaDecision>[] = [];
-  for (let i = 0; i < count; i++) {
-    if (i > 0) await nextTurn();
-    decided.push(consume());
-  }
-  return Promise.all(decided);
 }
 
 test('when requests arrive on consecutive turns, then they are counted in one commit, each in order, and stored', async (t) => {
@@ -57,7 +40,7 @@ test('when requests arrive on consecutive turns, then they are counted in one co
   assert.ok(oneCommit > 0, 'a commit writes to the log');
 
   walFrames('TRUNCATE');
-  const decisions = await onePerTurn(consume, 5);
+  const decisions = await onePerTurn(5, consume);
   assert.deepEqual(
     decisions.map((decision) => decision.used),
     [2, 3, 4, 5, 6],

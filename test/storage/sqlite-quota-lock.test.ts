@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { QuotaDecision, QuotaPolicy } from '../../src/domain/quota.js';
 import { StoreUnavailableError } from '../../src/storage/ports.js';
 import { openSqlite } from '../../src/storage/sqlite/connection.js';
-import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { sqliteFileWithKey } from '../helpers/sqlite-file.js';
 
 /**
  * Another process holding the database's write lock (its own quota commit, an ingestion): the
@@ -21,10 +18,7 @@ const POLICY: QuotaPolicy = { limit: 1000, periodMs: 30 * 86_400_000 };
 const NOW = Date.UTC(2026, 10, 22, 9);
 
 async function fileStores(t: TestContext) {
-  const path = join(tempDir(t), 'lock.db');
-  const stores = openSqliteStores(path);
-  t.after(() => stores.close());
-  const keyId = (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id;
+  const { path, stores, keyId } = await sqliteFileWithKey(t, 'lock.db');
   const other = new Database(path);
   t.after(() => other.close());
   return { path, stores, keyId, other };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { QuotaPolicy } from '../../src/domain/quota.js';
 import { TurnBatch, type PendingConsume, type TurnBatchOptions } from '../../src/storage/turn-batch.js';
+import { onePerTurn } from '../helpers/event-loop-turns.js';
 
 /**
  * How a batch of quota requests is cut. Requests are added on consecutive turns of the event loop
@@ -10,8 +11,6 @@ import { TurnBatch, type PendingConsume, type TurnBatchOptions } from '../../src
  */
 
 const POLICY: QuotaPolicy = { limit: 1000, periodMs: 86_400_000 };
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function recordingBatch(options?: TurnBatchOptions) {
   const batches: number[][] = [];
@@ -24,13 +23,10 @@ function recordingBatch(options?: TurnBatchOptions) {
 
 /** Adds one request per turn for `ids`, starting in this turn; resolves when every one is decided. */
 async function addOnePerTurn(turn: TurnBatch, ids: number[], beforeEach: () => void = () => {}): Promise<void> {
-  const decided: Promise<unknown>[] = [];
-  for (const [i, id] of ids.entries()) {
-    if (i > 0) await nextTurn();
+  await onePerTurn(ids.length, (i) => {
     beforeEach();
-    decided.push(turn.add(id, 0, POLICY));
-  }
-  await Promise.all(decided);
+    return turn.add(ids[i]!, 0, POLICY);
+  });
 }
 
 test('without gathering, then each turn is its own batch', async () => {
