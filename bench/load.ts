@@ -121,9 +121,14 @@ export interface Summary {
   cpuUsPerRequest?: number;
 }
 
+/** The value at quantile `q` (0–1) of ascending `sorted` values; NaN when there are none. */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
 export function summarise(result: LoadResult): Summary {
   const sorted = Float64Array.from(result.latencies).sort();
-  const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+  const at = (q: number) => quantile(sorted, q);
   return {
     requestsPerSecond: result.requests / result.seconds,
     p50: at(0.5),
