@@ -23,10 +23,11 @@ const BLOCKS = 256;
 export function diskSyncLatency(dir: string, count: number): SyncLatency {
   const path = join(dir, 'sync-probe.bin');
   const fd = openSync(path, 'w');
-  const block = Buffer.alloc(BLOCK, 0x5a);
+  const file = Buffer.alloc(BLOCK * BLOCKS, 0x5a);
+  const block = file.subarray(0, BLOCK);
   const took: number[] = [];
   try {
-    for (let i = 0; i < BLOCKS; i++) writeSync(fd, block, 0, BLOCK, i * BLOCK);
+    writeSync(fd, file, 0, file.length, 0);
     fsyncSync(fd);
     for (let i = 0; i < count; i++) {
       const started = performance.now();

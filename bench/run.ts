@@ -34,7 +34,7 @@ const WINDOW = 1;
  * in order never finds one still cached: each is computed, as random amounts are meant to be.
  */
 const VARIED_PATHS = 40_000;
-/** Durable writes timed before the run (~0.25–0.5 ms each here). */
+/** Durable writes timed before the run (0.15–0.5 ms each at p50 here, by the day). */
 const SYNC_PROBES = quick ? 500 : 2_000;
 const HISTORY = join(ROOT, '..', 'shared', 'data', 'eurofxref-hist.zip');
 const work = mkdtempSync(join(tmpdir(), 'currency-rates-bench-'));
