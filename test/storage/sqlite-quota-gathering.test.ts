@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { QuotaPolicy } from '../../src/domain/quota.js';
-import { openSqlite } from '../../src/storage/sqlite/connection.js';
+import { keptUntilExit, openSqlite } from '../../src/storage/sqlite/connection.js';
 import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
 import { nextTurn, onePerTurn } from '../helpers/event-loop-turns.js';
 import { sqliteFileWithKey } from '../helpers/sqlite-file.js';
@@ -23,10 +23,10 @@ async function fileStores(t: TestContext) {
   const quotaDb = openSqlite(path, { lockWaitMs: 0 });
   t.after(() => quotaDb.close());
   const quota = new SqliteQuotaStore(quotaDb, undefined, { monotonicMs: () => 0 });
-  const observer = new Database(path);
+  const observer = keptUntilExit(new Database(path));
   t.after(() => observer.close());
   /** Frames in the write-ahead log now (PASSIVE); TRUNCATE checkpoints and empties the log. */
-  const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (observer.pragma(`wal_checkpoint(${mode})`) as { log: number }[])[0]!.log;
+  const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (keptUntilExit(observer.prepare(`PRAGMA wal_checkpoint(${mode})`)).get() as { log: number }).log;
   return { quota, keyId, walFrames };
 }
 

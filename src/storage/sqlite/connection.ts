@@ -4,9 +4,38 @@ import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../ports.js';
 
 export type SqliteDb = Database.Database;
+export type SqliteStatement = Database.Statement;
 
 /** How long a statement waits for another connection's write lock before it fails. */
 export const LOCK_WAIT_MS = 10_000;
+
+/**
+ * Every better-sqlite3 connection and statement this process makes is kept reachable until it
+ * exits. better-sqlite3 12 wraps both in node::ObjectWrap, whose destructor, in an addon built
+ * against Node 24.19's headers or later, asserts that a JavaScript context is entered. V8 collects
+ * with none entered when a process goes quiet (its idle-time and memory-reducing collections), so
+ * the first such collection that finds one of them unreachable aborts the process (seen here: a
+ * server loaded for 10 s and then left idle; reported as nodejs/node#65446). better-sqlite3 13 is
+ * free of this but needs Node 22 (on Node 20 it crashed at its first statement here). Each store prepares its statements once, in its constructor,
+ * so this holds a few dozen objects per connection opened.
+ */
+const held = new Set<object>();
+
+/** `object` (a better-sqlite3 connection or statement), kept until the process exits (see `held`). */
+export function keptUntilExit<T extends object>(object: T): T {
+  held.add(object);
+  return object;
+}
+
+/** Whether `object` is kept until the process exits (for the test that every statement made is). */
+export function isKeptUntilExit(object: object): boolean {
+  return held.has(object);
+}
+
+/** The one way a statement is prepared here: once per store, and kept until the process exits. */
+export function statement(db: SqliteDb, sql: string): SqliteStatement {
+  return keptUntilExit(db.prepare(sql));
+}
 
 /**
  * WAL lets readers (every server process) run beside the one writer; busy_timeout makes a
@@ -18,11 +47,9 @@ export const LOCK_WAIT_MS = 10_000;
  */
 export function openSqlite(path: string, { lockWaitMs = LOCK_WAIT_MS }: { lockWaitMs?: number } = {}): SqliteDb {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma(`busy_timeout = ${lockWaitMs}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
+  const db = keptUntilExit(new Database(path));
+  // exec, not pragma(): exec makes no statement object (see `held`).
+  db.exec(`PRAGMA busy_timeout = ${lockWaitMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON`);
   return db;
 }
 

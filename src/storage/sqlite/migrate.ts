@@ -1,5 +1,5 @@
 import { loadMigrations } from '../migration-files.js';
-import type { SqliteDb } from './connection.js';
+import { statement, type SqliteDb } from './connection.js';
 
 /**
  * Applies pending migrations inside one IMMEDIATE transaction, so two processes starting at once
@@ -10,14 +10,12 @@ export function migrateSqlite(db: SqliteDb): string[] {
   db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-    const done = new Set(
-      db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
-    );
+    const done = new Set(statement(db, 'SELECT version FROM schema_migrations').pluck().all() as number[]);
+    const record = statement(db, 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     for (const migration of loadMigrations('sqlite')) {
       if (done.has(migration.version)) continue;
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-        .run(migration.version, migration.name, Date.now());
+      record.run(migration.version, migration.name, Date.now());
       applied.push(migration.name);
     }
   }).immediate();

@@ -1,5 +1,5 @@
 import type { OpenedStores } from '../ports.js';
-import { openSqlite, type SqliteDb } from './connection.js';
+import { openSqlite, statement, type SqliteDb } from './connection.js';
 import { migrateSqlite } from './migrate.js';
 import { SqliteJobClaims } from './sqlite-job-claims.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
@@ -25,13 +25,14 @@ export function openSqliteStores(path: string): OpenedStores {
     db.close();
     throw err;
   }
+  const probe = statement(db, 'SELECT 1');
   return {
     rates: new SqliteRatesStore(db),
     keys: new SqliteKeyStore(db),
     quota: new SqliteQuotaStore(quotaDb),
     jobs: new SqliteJobClaims(db),
     ping: async () => {
-      db.prepare('SELECT 1').get();
+      probe.get();
     },
     appliedMigrations: applied,
     close: async () => {

@@ -1,5 +1,5 @@
 import type { JobClaims } from '../ports.js';
-import type { SqliteDb } from './connection.js';
+import { statement, type SqliteDb } from './connection.js';
 
 export class SqliteJobClaims implements JobClaims {
   private readonly claimStatement;
@@ -7,10 +7,10 @@ export class SqliteJobClaims implements JobClaims {
 
   constructor(db: SqliteDb) {
     // Wins when the slot is new, or its holder's lease ran out without completing it.
-    this.claimStatement = db.prepare(`INSERT INTO job_claims (slot, holder, lease_until) VALUES (?, ?, ?)
+    this.claimStatement = statement(db, `INSERT INTO job_claims (slot, holder, lease_until) VALUES (?, ?, ?)
       ON CONFLICT (slot) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
       WHERE job_claims.completed_at IS NULL AND job_claims.lease_until <= ?`);
-    this.completeStatement = db.prepare('UPDATE job_claims SET completed_at = ? WHERE slot = ? AND holder = ?');
+    this.completeStatement = statement(db, 'UPDATE job_claims SET completed_at = ? WHERE slot = ? AND holder = ?');
   }
 
   async claim(slot: string, holder: string, now: number, leaseMs: number): Promise<boolean> {

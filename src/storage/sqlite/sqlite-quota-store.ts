@@ -1,7 +1,7 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import type { QuotaStore } from '../ports.js';
 import { TurnBatch, type PendingConsume } from '../turn-batch.js';
-import { asUnavailable, isLockBusy, LOCK_WAIT_MS, type SqliteDb } from './connection.js';
+import { asUnavailable, isLockBusy, LOCK_WAIT_MS, statement, type SqliteDb } from './connection.js';
 
 /** Lock retries on the next loop turns before retrying every millisecond. */
 const NEXT_TURN_RETRIES = 20;
@@ -52,8 +52,8 @@ export class SqliteQuotaStore implements QuotaStore {
     { monotonicMs }: { monotonicMs?: () => number } = {},
   ) {
     this.turn = new TurnBatch((batch) => this.flush(batch), { gatherMs: GATHER_MS, monotonicMs });
-    this.select = db.prepare('SELECT used, period_start FROM quota_usage WHERE key_id = ?');
-    this.write = db.prepare(`INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, ?)
+    this.select = statement(db, 'SELECT used, period_start FROM quota_usage WHERE key_id = ?');
+    this.write = statement(db, `INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, ?)
       ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = excluded.used`);
     this.countBatch = db.transaction((batch: readonly PendingConsume[]): QuotaDecision[] => {
       const counters = new Map<number, UsageRow | undefined>();

@@ -1,7 +1,7 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
 import type { MergeReport, RatesStore } from '../ports.js';
-import type { SqliteDb } from './connection.js';
+import { statement, type SqliteDb } from './connection.js';
 
 export class SqliteRatesStore implements RatesStore {
   private readonly selectRate;
@@ -14,23 +14,22 @@ export class SqliteRatesStore implements RatesStore {
   private readonly selectDaysSince;
 
   constructor(private readonly db: SqliteDb) {
-    this.selectRate = db.prepare('SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
-    this.upsertRate = db.prepare(`INSERT INTO rates (day, currency, rate, version) VALUES (?, ?, ?, ?)
+    this.selectRate = statement(db, 'SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
+    this.upsertRate = statement(db, `INSERT INTO rates (day, currency, rate, version) VALUES (?, ?, ?, ?)
       ON CONFLICT (day, currency) DO UPDATE SET rate = excluded.rate, version = excluded.version`);
-    this.bumpVersion = db
-      .prepare("UPDATE data_versions SET version = version + 1 WHERE name = 'rates' RETURNING version")
+    this.bumpVersion = statement(db, "UPDATE data_versions SET version = version + 1 WHERE name = 'rates' RETURNING version")
       .pluck();
-    this.selectVersion = db.prepare("SELECT version FROM data_versions WHERE name = 'rates'").pluck();
-    this.selectSince = db.prepare('SELECT day AS date, currency, rate FROM rates WHERE version > ?');
+    this.selectVersion = statement(db, "SELECT version FROM data_versions WHERE name = 'rates'").pluck();
+    this.selectSince = statement(db, 'SELECT day AS date, currency, rate FROM rates WHERE version > ?');
     // A full load reads the table in key order; going through the version index would cost a
     // lookup per row.
-    this.selectAll = db.prepare('SELECT day AS date, currency, rate FROM rates');
+    this.selectAll = statement(db, 'SELECT day AS date, currency, rate FROM rates');
     // Rebuilds the one-row-per-day copy of every day this merge wrote to.
-    this.refreshDays = db.prepare(`INSERT INTO rate_days (day, rates, version)
+    this.refreshDays = statement(db, `INSERT INTO rate_days (day, rates, version)
       SELECT day, group_concat(currency || '=' || rate, ';'), @version FROM rates
       WHERE day IN (SELECT DISTINCT day FROM rates WHERE version = @version) GROUP BY day
       ON CONFLICT (day) DO UPDATE SET rates = excluded.rates, version = excluded.version`);
-    this.selectDaysSince = db.prepare('SELECT day AS date, rates FROM rate_days WHERE version > ?');
+    this.selectDaysSince = statement(db, 'SELECT day AS date, rates FROM rate_days WHERE version > ?');
   }
 
   async merge(rows: readonly RateRow[]): Promise<MergeReport> {
