@@ -26,6 +26,8 @@ export interface LoadSpec {
   amount?: number;
   /** The server's process, whose CPU time over the window is then measured. */
   serverPid?: number;
+  /** Ends the load at once, rejecting with the signal's reason (the server died: Running.died). */
+  signal?: AbortSignal;
 }
 
 const CONNECTIONS = 50;
@@ -43,6 +45,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
   const { path } = spec;
   const varied = typeof path === 'string' ? {} : dealtOut(path);
   return new Promise((resolve, reject) => {
+    if (spec.signal?.aborted) return reject(spec.signal.reason);
     const statuses = new Map<number, number>();
     const latencies: number[] = [];
     const cpuBefore = spec.serverPid === undefined ? undefined : cpuMs(spec.serverPid);
@@ -68,6 +71,14 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
               errors: result.errors,
               ...(cpuBefore === undefined ? {} : { serverCpuMs: cpuMs(spec.serverPid!) - cpuBefore }),
             }),
+    );
+    spec.signal?.addEventListener(
+      'abort',
+      () => {
+        instance.stop();
+        reject(spec.signal!.reason);
+      },
+      { once: true },
     );
     // autocannon() made every connection, and encoded its requests, before returning; the window opens after.
     const encodingSeconds = (performance.now() - encoding) / 1000;

@@ -22,6 +22,11 @@ export interface Running {
   url: string;
   /** Milliseconds from spawn to the first answer. */
   startMs: number;
+  /**
+   * Aborted if the process exits before stop() is called, with its exit status and stderr as the
+   * reason: a load waiting for a fixed number of answers would otherwise wait for ever.
+   */
+  died: AbortSignal;
   stop(): Promise<void>;
 }
 
@@ -45,13 +50,21 @@ export async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, logFi
     }
   }
   const startMs = performance.now() - started;
+  const died = new AbortController();
+  let stopping = false;
+  // 'close', not 'exit': by then its stderr has been read to the end.
+  child.once('close', (code, signal) => {
+    if (!stopping) died.abort(new Error(`a server exited during the benchmark (code ${code}, signal ${signal}); its stderr:\n${stderr.trim()}`));
+  });
   return {
     child,
     url,
     startMs,
+    died: died.signal,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        stopping = true;
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -123,7 +123,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     for (const [index, route] of config.routes.entries()) {
       const headers: Record<string, string> = route.auth ? { authorization: `Bearer ${key}` } : {};
       const path = typeof route.path === 'string' ? route.path : Array.from({ length: VARIED_PATHS }, route.path);
-      const spec = { url: server.url, path, headers, serverPid: server.child.pid! };
+      const spec = { url: server.url, path, headers, serverPid: server.child.pid!, signal: server.died };
       await load({ ...spec, seconds: index === 0 ? FIRST_WARMUP : WARMUP });
       const service: LoadResult[] = [];
       const paired: LoadResult[] = [];
@@ -155,7 +155,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, roundRatios: [1], rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
-    const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000 });
+    const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000, signal: server.died });
     const stored = await storedCount(config.storeConfig, fresh.id);
     const measured = { config: config.name, startMs: server.startMs, counted: counted(exact), stored };
     log(exactnessLine(measured));
