@@ -1,5 +1,5 @@
 # Build stage: compiles TypeScript and better-sqlite3's native addon.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
@@ -11,7 +11,7 @@ COPY migrations ./migrations
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 # Runtime stage: the compiled service and production dependencies only, as a non-root user.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/data/currency-rates.db \
     PORT=3000
