@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -28,7 +28,8 @@ test(
   { skip: missing && `${CHROMIUM} is missing (apt-get install chromium): the browser test is skipped outside CI`, timeout: 60_000 },
   async (t) => {
     const server = await startTestServer(t, { ingest: ['hist.csv'] });
-    const browser = await chromium.launchPersistentContext(tempDir(t), {
+    const profile = tempDir(t);
+    const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
       args: [
@@ -43,7 +44,11 @@ test(
       ],
       viewport: { width: 1280, height: 900 },
     });
-    t.after(() => browser.close());
+    // Chromium writes its profile as it closes, after tempDir's own removal has run: removed again.
+    t.after(async () => {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    });
 
     // Offline for real: anything not addressed to the server is refused and remembered.
     const elsewhere: string[] = [];
