@@ -1,19 +1,19 @@
-import Database from 'better-sqlite3';
-import { keptUntilExit } from '../../src/storage/sqlite/connection.js';
+import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
 
 /**
  * Every row of every table of a SQLite file, as one string (tables by name, rows sorted), read
- * through a read-only connection (kept, as the service's are: src/storage/sqlite/connection.ts). Knows no table of the schema: two dumps are equal exactly when
- * nothing was written in between, whatever the schema holds.
+ * through a read-only connection (opened and used as the service's are: connection.ts). Knows no
+ * table of the schema: two dumps are equal exactly when nothing was written in between, whatever
+ * the schema holds.
  */
 export function dumpDatabase(path: string): string {
-  const db = keptUntilExit(new Database(path, { readonly: true, fileMustExist: true }));
+  const db = sqliteConnection(path, { readonly: true, fileMustExist: true });
   try {
-    const tables = keptUntilExit(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"))
+    const tables = statement(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .pluck()
       .all() as string[];
     const parts = tables.map((table) => {
-      const rows = keptUntilExit(db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}"`)).all().map((row) => JSON.stringify(row));
+      const rows = statement(db, `SELECT * FROM "${table.replaceAll('"', '""')}"`).all().map((row) => JSON.stringify(row));
       return `${table}: ${rows.sort().join('\n')}`;
     });
     return parts.join('\n\n');

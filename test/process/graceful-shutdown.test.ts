@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
-import { keptUntilExit } from '../../src/storage/sqlite/connection.js';
+import { sqliteConnection } from '../../src/storage/sqlite/connection.js';
 import { describeRun, fixture, runCli, serviceEnv } from '../helpers/cli.js';
 import { apiGet, spawnServer, withTimeout } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -18,7 +17,7 @@ test('when SIGTERM arrives during a slow request, then that request is answered 
 
   // Another process holds the database's write lock, so the server's quota count, and with it the
   // request, waits (busy_timeout) until the lock is released.
-  const blocker = keptUntilExit(new Database(dbPath));
+  const blocker = sqliteConnection(dbPath);
   t.after(() => blocker.close());
   blocker.exec('BEGIN IMMEDIATE');
   const slow = apiGet(server.url, '/api/v1/convert?from=USD&to=JPY&amount=100', key, 20_000);

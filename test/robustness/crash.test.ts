@@ -4,12 +4,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
-import { keptUntilExit } from '../../src/storage/sqlite/connection.js';
+import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
 import { freshPgSchema, freshRedisPrefix, redisUrl, requireBackend } from '../helpers/backends.js';
 import { describeRun, MAIN_JS, mapLimit, parseIngestSummary, runCli, serviceEnv, SHARED_DATA_DIR } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
@@ -77,13 +76,13 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
     writeStarted = async () => (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
     dump = async () => {
       // A killed writer may leave a WAL behind: the next opener (any CLI or server) recovers it.
-      keptUntilExit(new Database(path)).close();
+      sqliteConnection(path).close();
       return dumpDatabase(path);
     };
     rows = async () => {
-      const db = keptUntilExit(new Database(path, { readonly: true }));
+      const db = sqliteConnection(path, { readonly: true });
       try {
-        return keptUntilExit(db.prepare('SELECT day, currency, rate FROM rates')).all() as Record<string, unknown>[];
+        return statement(db, 'SELECT day, currency, rate FROM rates').all() as Record<string, unknown>[];
       } finally {
         db.close();
       }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import Database from 'better-sqlite3';
 import type { QuotaPolicy } from '../../src/domain/quota.js';
-import { keptUntilExit, openSqlite } from '../../src/storage/sqlite/connection.js';
+import { openSqlite, sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
 import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
 import { nextTurn, onePerTurn } from '../helpers/event-loop-turns.js';
 import { sqliteFileWithKey } from '../helpers/sqlite-file.js';
@@ -23,10 +22,11 @@ async function fileStores(t: TestContext) {
   const quotaDb = openSqlite(path, { lockWaitMs: 0 });
   t.after(() => quotaDb.close());
   const quota = new SqliteQuotaStore(quotaDb, undefined, { monotonicMs: () => 0 });
-  const observer = keptUntilExit(new Database(path));
+  const observer = sqliteConnection(path);
   t.after(() => observer.close());
   /** Frames in the write-ahead log now (PASSIVE); TRUNCATE checkpoints and empties the log. */
-  const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (keptUntilExit(observer.prepare(`PRAGMA wal_checkpoint(${mode})`)).get() as { log: number }).log;
+  const checkpoints = { PASSIVE: statement(observer, 'PRAGMA wal_checkpoint(PASSIVE)'), TRUNCATE: statement(observer, 'PRAGMA wal_checkpoint(TRUNCATE)') };
+  const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (checkpoints[mode].get() as { log: number }).log;
   return { quota, keyId, walFrames };
 }
 

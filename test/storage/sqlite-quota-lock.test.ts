@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import Database from 'better-sqlite3';
 import type { QuotaDecision, QuotaPolicy } from '../../src/domain/quota.js';
 import { StoreUnavailableError } from '../../src/storage/ports.js';
-import { keptUntilExit, openSqlite } from '../../src/storage/sqlite/connection.js';
+import { openSqlite, sqliteConnection } from '../../src/storage/sqlite/connection.js';
 import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
 import { sqliteFileWithKey } from '../helpers/sqlite-file.js';
 
@@ -19,7 +18,7 @@ const NOW = Date.UTC(2026, 10, 22, 9);
 
 async function fileStores(t: TestContext) {
   const { path, stores, keyId } = await sqliteFileWithKey(t, 'lock.db');
-  const other = keptUntilExit(new Database(path));
+  const other = sqliteConnection(path);
   t.after(() => other.close());
   return { path, stores, keyId, other };
 }

@@ -23,7 +23,7 @@ export const LOCK_WAIT_MS = 10_000;
 const held = new Set<object>();
 
 /** `object` (a better-sqlite3 connection or statement), kept until the process exits (see `held`). */
-export function keptUntilExit<T extends object>(object: T): T {
+function keptUntilExit<T extends object>(object: T): T {
   held.add(object);
   return object;
 }
@@ -31,6 +31,11 @@ export function keptUntilExit<T extends object>(object: T): T {
 /** Whether `object` is kept until the process exits (for the test that every statement made is). */
 export function isKeptUntilExit(object: object): boolean {
   return held.has(object);
+}
+
+/** The one way a connection is opened here (the tests' own too): kept until the process exits. */
+export function sqliteConnection(path: string, options?: Database.Options): SqliteDb {
+  return keptUntilExit(new Database(path, options));
 }
 
 /** The one way a statement is prepared here: once per store, and kept until the process exits. */
@@ -48,7 +53,7 @@ export function statement(db: SqliteDb, sql: string): SqliteStatement {
  */
 export function openSqlite(path: string, { lockWaitMs = LOCK_WAIT_MS }: { lockWaitMs?: number } = {}): SqliteDb {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = keptUntilExit(new Database(path));
+  const db = sqliteConnection(path);
   // exec, not pragma(): exec makes no statement object (see `held`).
   db.exec(`PRAGMA busy_timeout = ${lockWaitMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON`);
   return db;
