@@ -59,27 +59,26 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
         requests: [{ path: typeof path === 'string' ? path : path[0]! }],
         ...varied,
       },
-      (err, result) =>
-        err
-          ? reject(err)
-          : resolve({
-              requests: result.requests.total,
-              // autocannon's duration starts before the connections are made, so it would include the encoding.
-              seconds: result.duration - encodingSeconds,
-              latencies,
-              statuses,
-              errors: result.errors,
-              ...(cpuBefore === undefined ? {} : { serverCpuMs: cpuMs(spec.serverPid!) - cpuBefore }),
-            }),
-    );
-    spec.signal?.addEventListener(
-      'abort',
-      () => {
-        instance.stop();
-        reject(spec.signal!.reason);
+      (err, result) => {
+        // One signal serves a server's every load: a finished load leaves no listener on it.
+        spec.signal?.removeEventListener('abort', stopped);
+        if (err) return reject(err);
+        resolve({
+          requests: result.requests.total,
+          // autocannon's duration starts before the connections are made, so it would include the encoding.
+          seconds: result.duration - encodingSeconds,
+          latencies,
+          statuses,
+          errors: result.errors,
+          ...(cpuBefore === undefined ? {} : { serverCpuMs: cpuMs(spec.serverPid!) - cpuBefore }),
+        });
       },
-      { once: true },
     );
+    function stopped() {
+      instance.stop();
+      reject(spec.signal!.reason);
+    }
+    spec.signal?.addEventListener('abort', stopped, { once: true });
     // autocannon() made every connection, and encoded its requests, before returning; the window opens after.
     const encodingSeconds = (performance.now() - encoding) / 1000;
     // A connection's first request goes out as it is made, before the window opens: its time
