@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --min-semi-space-size=4 --heap-growing-percent=30 --no-allocation-site-pretenuring
+#!/usr/bin/env -S node --max-semi-space-size=4 --min-semi-space-size=4 --heap-growing-percent=30 --no-allocation-site-pretenuring --no-maglev
 import { ConfigError } from '../config.js';
 import { holdTickObjectMaps } from '../tick-object-maps.js';
 import { USAGE, UsageError } from './usage.js';
