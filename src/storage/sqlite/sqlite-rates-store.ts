@@ -17,8 +17,7 @@ export class SqliteRatesStore implements RatesStore {
     this.selectRate = statement(db, 'SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
     this.upsertRate = statement(db, `INSERT INTO rates (day, currency, rate, version) VALUES (?, ?, ?, ?)
       ON CONFLICT (day, currency) DO UPDATE SET rate = excluded.rate, version = excluded.version`);
-    this.bumpVersion = statement(db, "UPDATE data_versions SET version = version + 1 WHERE name = 'rates' RETURNING version")
-      .pluck();
+    this.bumpVersion = statement(db, "UPDATE data_versions SET version = version + 1 WHERE name = 'rates' RETURNING version").pluck();
     this.selectVersion = statement(db, "SELECT version FROM data_versions WHERE name = 'rates'").pluck();
     this.selectSince = statement(db, 'SELECT day AS date, currency, rate FROM rates WHERE version > ?');
     // A full load reads the table in key order; going through the version index would cost a
