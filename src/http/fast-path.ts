@@ -15,6 +15,7 @@ import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
 import { allowedHeaderList, commonHeaderList } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
+import { OwnHeads } from './own-head.js';
 import { requestIdOf } from './request-id.js';
 import { notModified, type RenderedBody } from './response-cache.js';
 
@@ -71,6 +72,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
   const exceeded = errorJson(quotaExceeded(policy));
   const limitText = String(policy.limit);
   const questions = new ConversionQuestions();
+  const heads = new OwnHeads();
   const log = deps.log;
   const accessLines = new Map(log ? API_ENDPOINTS.map((endpoint) => [endpoint, accessLineWriter(log, 'GET', endpoint.url)]) : []);
 
@@ -123,12 +125,14 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       const decision = await quota.consume(keyId, now, policy);
       if (decision.allowed) {
         const { body } = prepared;
-        const fresh = !notModified(request.headers['if-none-match'], body.etag);
-        const headers = allowedHeaderList(requestId, limitText, remainingOf(policy, decision), resetOf(policy, decision), body.etag, fresh ? body.byteLength : undefined);
-        response.writeHead(fresh ? 200 : 304, headers);
-        if (fresh) response.end(body.text, body.encoding);
-        else response.end();
-        status = fresh ? 200 : 304;
+        if (notModified(request.headers['if-none-match'], body.etag)) {
+          response.writeHead(304, allowedHeaderList(requestId, limitText, remainingOf(policy, decision), resetOf(policy, decision), body.etag));
+          response.end();
+          status = 304;
+        } else {
+          heads.send(response, requestId, limitText, remainingOf(policy, decision), resetOf(policy, decision), body);
+          status = 200;
+        }
       } else {
         status = send(response, 429, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), exceeded);
       }
