@@ -51,7 +51,16 @@ export class OwnHeads {
     const fields = response as unknown as HeadFields;
     const plain = keepsAliveAsDefault(fields);
     if (plain && this.matched === true) {
-      fields._header = headOf(requestId, limit, remaining, reset, body, utcDate(), fields._keepAliveTimeout);
+      const head = headOf(requestId, limit, remaining, reset, body, utcDate(), fields._keepAliveTimeout);
+      if (body.encoding === 'latin1') {
+        // Head and body in one string, which `end` without a chunk sends in one write, as latin1:
+        // `end(chunk)` queues the chunk and an empty one, so that answer left by `writev`, which
+        // reads each chunk back through V8's API.
+        fields._header = head + body.text;
+        response.end();
+        return;
+      }
+      fields._header = head;
     } else {
       response.writeHead(200, allowedHeaderList(requestId, limit, remaining, reset, body.etag, body.byteLength));
       if (plain && this.matched === undefined) {
