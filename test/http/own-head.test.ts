@@ -126,6 +126,19 @@ test('when an HTTP/1.0 request does not ask to keep its connection, then its ans
   assert.equal(closedByServer, true);
 });
 
+test('when an HTTP/1.0 request asks to keep its connection, then its head is made by OwnHeads, as Node would write it, and the connection stays open', async (t) => {
+  const heads = new OwnHeads();
+  const port = await serverWith(t, heads);
+  const keepAlive10 = 'GET / HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
+  const { answers, closedByServer } = await onOneConnection(port, [keepAlive10, keepAlive10, keepAlive10]);
+  assert.equal(heads.inUse, true);
+  assert.equal(closedByServer, false);
+  const lines = answers.map((answer) => undated(answer.head).replace(/\r\nx-request-id: id-\d\r\n/, '\r\n').replace(/\r\nx-ratelimit-remaining: \d+\r\n/, '\r\n'));
+  assert.equal(lines[1], lines[0]);
+  assert.equal(lines[2], lines[0]);
+  assert.match(answers[2]!.head, /^HTTP\/1\.1 200 OK\r\n[^]*\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n$/);
+});
+
 test('when the server limits requests per connection, then Node writes every head, with the limit in Keep-Alive and Connection: close on the last', async (t) => {
   const heads = new OwnHeads();
   const port = await serverWith(t, heads, (server) => (server.maxRequestsPerSocket = 3));
