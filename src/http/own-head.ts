@@ -9,7 +9,7 @@ import type { RenderedBody } from './response-cache.js';
  * against the one Node writes before it writes any itself.
  */
 interface HeadFields {
-  /** The head as Node will send it, set by writeHead; null until then. `end` sends it before the body. */
+  /** The head as Node will send it, set by writeHead; null until then. `end` sends it first, in one write with a string body. */
   _header: string | null;
   shouldKeepAlive: boolean;
   sendDate: boolean;
@@ -37,6 +37,11 @@ interface HeadFields {
  * for a connection that stays open on Node's default keep-alive with no request limit per
  * connection (the Connection and Keep-Alive headers then do not vary); any other answer goes
  * through `writeHead`.
+ *
+ * An ASCII body (nearly every answer) is put in the same string as the head, and `end` is called
+ * without a chunk: Node then sends what it holds as the head in one write. `end(chunk)` queues the
+ * chunk and an empty one, so every answer left by `writev`, whose native side reads each chunk
+ * back through V8's API: ~7,000 instructions an answer more (rates/latest 88.5k → 81.5k).
  */
 export class OwnHeads {
   /** Whether heads made here are Node's: undefined until the first comparison. */
@@ -53,9 +58,7 @@ export class OwnHeads {
     if (plain && this.matched === true) {
       const head = headOf(requestId, limit, remaining, reset, body, utcDate(), fields._keepAliveTimeout);
       if (body.encoding === 'latin1') {
-        // Head and body in one string, which `end` without a chunk sends in one write, as latin1:
-        // `end(chunk)` queues the chunk and an empty one, so that answer left by `writev`, which
-        // reads each chunk back through V8's API.
+        // Node writes its head as latin1, the encoding of such a body too.
         fields._header = head + body.text;
         response.end();
         return;
