@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { jsonString } from './json-string.js';
+import type { RequestId } from './request-id.js';
 
 /**
  * One structured line per request: what was asked, by which key id (never the key), how it went.
@@ -22,7 +23,7 @@ export async function logAccess(request: FastifyRequest, reply: FastifyReply): P
 }
 
 /** Writes the access line of one request to a known route by a known method (the fast path's). */
-export type AccessLineWriter = (reqId: string, url: string, status: number, elapsedMs: number, keyId: number) => void;
+export type AccessLineWriter = (reqId: RequestId, url: string, status: number, elapsedMs: number, keyId: number) => void;
 
 const { lsCacheSym, timeSym, chindingsSym, streamSym, endSym } = pino.symbols;
 
@@ -34,7 +35,8 @@ const { lsCacheSym, timeSym, chindingsSym, streamSym, endSym } = pino.symbols;
  * pino's general serialiser walks the object and checks every field for serializers and
  * escaping; for this one fixed shape that cost ~6 µs and ~5 KB of garbage per bulk request
  * (measured side by side, 6 alternating rounds: 83 → 77 µs of server CPU per request). A logger
- * without pino's internals gets the ordinary call.
+ * without pino's internals gets the ordinary call. The request id goes in as it is (a RequestId
+ * holds nothing to escape): testing it for escapes cost ~1,700 instructions an answer (callgrind).
  */
 export function accessLineWriter(log: FastifyBaseLogger, method: string, route: string): AccessLineWriter {
   const internal = <T>(symbol: symbol) => (log as unknown as Record<symbol, unknown>)[symbol] as T | undefined;
@@ -52,7 +54,7 @@ export function accessLineWriter(log: FastifyBaseLogger, method: string, route: 
   return (reqId, url, status, elapsedMs, keyId) => {
     if (!enabled('info')) return;
     stream.write(
-      `${label}${time.call(log)}${bindings},"reqId":${jsonString(reqId)}${methodAndUrl}${jsonString(url)}${routeAndStatus}${status},"ms":${roundedMs(elapsedMs)},"keyId":${keyId},"msg":"request"${end}`,
+      `${label}${time.call(log)}${bindings},"reqId":"${reqId}"${methodAndUrl}${jsonString(url)}${routeAndStatus}${status},"ms":${roundedMs(elapsedMs)},"keyId":${keyId},"msg":"request"${end}`,
     );
   };
 }

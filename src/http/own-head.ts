@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { JSON_TYPE } from './errors.js';
 import { allowedHeaderList, FIXED_HEAD_LINES } from './hooks/common-headers.js';
+import type { RequestId } from './request-id.js';
 import type { RenderedBody } from './response-cache.js';
 
 /**
@@ -27,8 +28,8 @@ interface HeadFields {
  * making the head here instead took a rates/latest answer from ~100,800 to ~88,500 main-thread
  * instructions, a convert answer from ~113,000 to ~98,900 and a bulk answer from 184–189k to
  * 168–170k (callgrind, 2,000 answers after 8,000). Those checks can find nothing here:
- * every value is made by this service (numbers, the ETag, the fixed headers) or is a request id
- * that matched requestIdOf's pattern of `[\w.:-]`.
+ * every value is made by this service (numbers, the ETag, the fixed headers) or is a RequestId,
+ * which holds nothing but `[\w.:-]`.
  *
  * The head is the one Node writes, byte for byte. The first answer that could take it is written
  * by `writeHead`, and Node's head is compared with the one made here for the same values and
@@ -52,7 +53,7 @@ export class OwnHeads {
     return this.matched === true;
   }
 
-  send(response: ServerResponse, requestId: string, limit: string, remaining: number, reset: number, body: RenderedBody): void {
+  send(response: ServerResponse, requestId: RequestId, limit: string, remaining: number, reset: number, body: RenderedBody): void {
     const fields = response as unknown as HeadFields;
     const plain = keepsAliveAsDefault(fields);
     if (plain && this.matched === true) {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { accessLine, accessLineWriter } from '../../src/http/access-log.js';
+import type { RequestId } from '../../src/http/request-id.js';
 import { loggerOptions } from '../../src/logger.js';
 
 /** A logger configured as the server's, its lines kept. */
@@ -30,7 +31,7 @@ test('when the fast path writes an access line, then it is byte for byte the lin
   const theirs = capturing();
   for (const fields of CASES) {
     const [reqId, method, url, route, status, elapsedMs, keyId] = fields as [string, string, string, string, number, number, number];
-    accessLineWriter(ours.log, method, route)(reqId, url, status, elapsedMs, keyId);
+    accessLineWriter(ours.log, method, route)(reqId as RequestId, url, status, elapsedMs, keyId);
     theirs.log.info(accessLine(...fields), 'request');
   }
   assert.equal(ours.lines.length, CASES.length);
@@ -40,16 +41,16 @@ test('when the fast path writes an access line, then it is byte for byte the lin
 
 test('when the log level is above info, then the fast path writes no access line', () => {
   const quiet = capturing('warn');
-  accessLineWriter(quiet.log, 'GET', '/')('r', '/', 200, 1, 1);
+  accessLineWriter(quiet.log, 'GET', '/')('r' as RequestId, '/', 200, 1, 1);
   assert.deepEqual(quiet.lines, []);
   quiet.log.level = 'info';
-  accessLineWriter(quiet.log, 'GET', '/')('r', '/', 200, 1, 1);
+  accessLineWriter(quiet.log, 'GET', '/')('r' as RequestId, '/', 200, 1, 1);
   assert.equal(quiet.lines.length, 1);
 });
 
 test('when the logger is not pino, then the access line goes through its info method', () => {
   const calls: unknown[][] = [];
   const other = { info: (...args: unknown[]) => calls.push(args) } as unknown as FastifyBaseLogger;
-  accessLineWriter(other, 'GET', '/route')('r', '/u', 200, 1.234, 3);
+  accessLineWriter(other, 'GET', '/route')('r' as RequestId, '/u', 200, 1.234, 3);
   assert.deepEqual(calls, [[accessLine('r', 'GET', '/u', '/route', 200, 1.234, 3), 'request']]);
 });

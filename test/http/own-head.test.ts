@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { OwnHeads } from '../../src/http/own-head.js';
+import type { RequestId } from '../../src/http/request-id.js';
 import type { RenderedBody } from '../../src/http/response-cache.js';
 import { startTestServer } from '../helpers/test-server.js';
 
@@ -59,7 +60,7 @@ const BODY: RenderedBody = { text: '{"a":"b"}', encoding: 'latin1', byteLength: 
 /** A bare node:http server answering every request through one OwnHeads, with fixed values. */
 async function serverWith(t: TestContext, heads: OwnHeads, configure: (server: Server) => void = () => {}): Promise<number> {
   let count = 0;
-  const server = createServer((_request, response) => heads.send(response, `id-${++count}`, '1000', 1000 - count, 1798095114, BODY));
+  const server = createServer((_request, response) => heads.send(response, `id-${++count}` as RequestId, '1000', 1000 - count, 1798095114, BODY));
   configure(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));

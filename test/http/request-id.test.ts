@@ -64,6 +64,8 @@ test('when X-Request-Id is missing or not acceptable, then a UUID is generated, 
     ['a space', { 'x-request-id': 'two words' }],
     ['markup', { 'x-request-id': '<script>' }],
     ['a line break escape', { 'x-request-id': 'id%0d%0aX-Injected:1' }],
+    // What a JSON string would have to escape (the fast path's log line quotes an id as it is).
+    ['a quote and a backslash', { 'x-request-id': 'a"b\\c' }],
   ];
   const seen = new Set<string>();
   for (const [what, headers] of cases) {
