@@ -125,12 +125,14 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
       const decision = await quota.consume(keyId, now, policy);
       if (decision.allowed) {
         const { body } = prepared;
+        const remaining = remainingOf(policy, decision);
+        const reset = resetOf(policy, decision);
         if (notModified(request.headers['if-none-match'], body.etag)) {
-          response.writeHead(304, allowedHeaderList(requestId, limitText, remainingOf(policy, decision), resetOf(policy, decision), body.etag));
+          response.writeHead(304, allowedHeaderList(requestId, limitText, remaining, reset, body.etag));
           response.end();
           status = 304;
         } else {
-          heads.send(response, requestId, limitText, remainingOf(policy, decision), resetOf(policy, decision), body);
+          heads.send(response, requestId, limitText, remaining, reset, body);
           status = 200;
         }
       } else {

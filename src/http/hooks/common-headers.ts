@@ -19,10 +19,6 @@ const FIXED = {
   'x-content-type-options': 'nosniff',
 };
 const FIXED_LIST: readonly string[] = Object.entries(FIXED).flat();
-/** The same headers as lines of a head, as node's `writeHead` writes them (http/own-head.ts). */
-export const FIXED_HEAD_LINES = Object.entries(FIXED)
-  .map(([name, value]) => `${name}: ${value}\r\n`)
-  .join('');
 
 /** The same headers as an object. */
 export function commonHeaderValues(requestId: string): Record<string, string> {
