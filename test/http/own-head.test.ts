@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { OwnHeads } from '../../src/http/own-head.js';
 import type { RequestId } from '../../src/http/request-id.js';
 import type { RenderedBody } from '../../src/http/response-cache.js';
+import { socketExchange } from '../helpers/raw-http.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /** An answer as it came off the wire: its head's bytes and its body. */
@@ -14,45 +15,21 @@ interface WireAnswer {
 }
 
 /**
- * Sends each request (a whole request's text) on one TCP connection, the next once the last is
- * answered, and reads every answer's bytes as they came, split by its Content-Length.
+ * Sends the requests on one connection (socketExchange), 50 ms apart so that each is answered
+ * before the next goes, and splits what came back into answers by their Content-Length.
  */
 async function onOneConnection(port: number, requests: string[]): Promise<{ answers: WireAnswer[]; closedByServer: boolean }> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setEncoding('latin1');
-  let buffered = '';
-  let closedByServer = false;
-  let wake: () => void = () => {};
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    wake();
-  });
-  socket.on('end', () => {
-    closedByServer = true;
-    wake();
-  });
+  const exchange = await socketExchange(port, requests.flatMap((text, i) => (i === 0 ? [text] : [50, text])), 300);
   const answers: WireAnswer[] = [];
-  try {
-    for (const text of requests) {
-      socket.write(text);
-      for (;;) {
-        const end = buffered.indexOf('\r\n\r\n');
-        const length = end === -1 ? undefined : /\r\ncontent-length: (\d+)\r\n/i.exec(buffered.slice(0, end + 2))?.[1];
-        if (end !== -1 && length !== undefined && buffered.length >= end + 4 + Number(length)) {
-          answers.push({ head: buffered.slice(0, end + 4), body: buffered.slice(end + 4, end + 4 + Number(length)) });
-          buffered = buffered.slice(end + 4 + Number(length));
-          break;
-        }
-        if (closedByServer) throw new Error(`connection closed with ${JSON.stringify(buffered)} unread`);
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-    }
-    // A closing server ends the connection right after its answer.
-    if (!closedByServer) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), new Promise((resolve) => setTimeout(resolve, 100))]);
-    return { answers, closedByServer };
-  } finally {
-    socket.destroy();
+  for (let rest = exchange.received; rest.length > 0; ) {
+    const end = rest.indexOf('\r\n\r\n');
+    const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(rest.slice(0, end + 2))?.[1]);
+    if (end === -1 || Number.isNaN(length)) throw new Error(`not an answer with a length: ${JSON.stringify(rest)}`);
+    answers.push({ head: rest.slice(0, end + 4), body: rest.slice(end + 4, end + 4 + length) });
+    rest = rest.slice(end + 4 + length);
   }
+  assert.equal(answers.length, requests.length, 'one answer a request');
+  return { answers, closedByServer: exchange.closed };
 }
 
 const BODY: RenderedBody = { text: '{"a":"b"}', encoding: 'latin1', byteLength: 9, etag: '"tag.12.5"' };
