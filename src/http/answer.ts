@@ -21,15 +21,28 @@ export function cachedBody(context: RouteContext, endpoint: Endpoint, url: strin
 }
 
 /**
- * Computes an endpoint's 200 body from validated input on the current snapshot, and remembers it
- * for this URL when the endpoint is cacheable. Both ways in (the routes, the fast path) answer
- * through this and cachedBody. Throws what the endpoint's compute throws.
+ * Checks an endpoint's validated input against the current snapshot and returns what makes its
+ * 200 body, remembering it for this URL when the endpoint is cacheable. Throws what the
+ * endpoint's compute throws, and only here: the function returned makes a 200 body.
+ *
+ * The fast path makes the body only after the request is counted. A conversion's body, made
+ * before, waited out the quota's commit (~1 ms) alive, so young collections copied its strings
+ * and BigInts; made after, it is written and dropped at once (bulk, side by side: 20.85 → 19.96 µs
+ * of server CPU an answer, 0.759 → 0.789 of a bare server).
  */
-export function bodyFor(context: RouteContext, endpoint: Endpoint, url: string, params: unknown, query: unknown): RenderedBody {
+export function bodyLater(context: RouteContext, endpoint: Endpoint, url: string, params: unknown, query: unknown): () => RenderedBody {
   const version = context.view.snapshot.version;
-  const body = render(endpoint.compute(context, params, query));
-  if (endpoint.cacheable) context.cache.set(version, url, body);
-  return body;
+  const make = endpoint.compute(context, params, query);
+  return () => {
+    const body = render(make());
+    if (endpoint.cacheable) context.cache.set(version, url, body);
+    return body;
+  };
+}
+
+/** The 200 body, made at once (bodyLater). Both ways in (the routes, the fast path) answer through these and cachedBody. */
+export function bodyFor(context: RouteContext, endpoint: Endpoint, url: string, params: unknown, query: unknown): RenderedBody {
+  return bodyLater(context, endpoint, url, params, query)();
 }
 
 /** preHandler, before validation: a URL answered before on the same data is answered again from the cache. */

@@ -19,11 +19,21 @@ export interface Endpoint {
   cacheable: boolean;
   /** For conversions: the query parameter that alone varies between asks of one question (conversion-questions.ts). */
   amountParameter?: string;
-  /** The 200 body for validated input; throws a domain error or HttpError for anything else. */
-  compute(context: RouteContext, params: unknown, query: unknown): unknown;
+  /**
+   * Checks validated input against the data, and returns what makes the 200 body from it. Every
+   * refusal (a domain error or HttpError) is thrown here, never by the function returned: the fast
+   * path counts the request between the two, and makes the body only once it has been counted.
+   */
+  compute(context: RouteContext, params: unknown, query: unknown): () => unknown;
 }
 
 type RateSetQuery = z.infer<typeof rateSetQuery>;
+/** The body is computed at once: a rate set is made from the cached days' pairs, and is kept in the response cache. */
+const now =
+  <T>(value: T) =>
+  () =>
+    value;
+
 const rateSet = (query: unknown) => {
   const { base, symbols } = query as RateSetQuery;
   return { base, symbols: symbols?.split(',') };
@@ -33,12 +43,13 @@ const rateSet = (query: unknown) => {
  * A conversion endpoint. Its amount must be positive (DECISIONS §1.5: checked after every format
  * rule, before currencies are looked up) and is parsed once for the check and the arithmetic.
  * Its URL carries that amount and rarely repeats, so its answers are not cached (caching them
- * would only churn the heap).
+ * would only churn the heap). The currencies and the day are checked at once; the results, the
+ * costly part of the body, are made by the function returned.
  */
 function conversion<Q extends { amount: string }>(
   url: string,
   querystring: ZodType<Q>,
-  compute: (context: RouteContext, query: Q, amount: Decimal) => unknown,
+  compute: (context: RouteContext, query: Q, amount: Decimal) => () => unknown,
 ): Endpoint {
   return {
     url,
@@ -59,25 +70,27 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     url: '/api/v1/rates/latest',
     schema: { querystring: rateSetQuery },
     cacheable: true,
-    compute: ({ view, tracked }, _params, query) => latestRates(view.snapshot, tracked, rateSet(query)),
+    compute: ({ view, tracked }, _params, query) => now(latestRates(view.snapshot, tracked, rateSet(query))),
   },
   {
     url: '/api/v1/rates/:date',
     schema: { params: dateParams, querystring: rateSetQuery },
     cacheable: true,
     compute: ({ view, tracked }, params, query) =>
-      ratesOn(view.snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query)),
+      now(ratesOn(view.snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query))),
   },
-  conversion('/api/v1/convert', convertQuery, ({ view, tracked }, query, amount) =>
-    conversionAnswer(conversionPlan(view.snapshot, tracked, query.from, query.to), query.amount, amount),
-  ),
-  conversion('/api/v1/convert/bulk', bulkQuery, ({ view, tracked }, query, amount) =>
-    bulkAnswer(conversionPlan(view.snapshot, tracked, query.from, query.to), query.amount, amount),
-  ),
+  conversion('/api/v1/convert', convertQuery, ({ view, tracked }, query, amount) => {
+    const plan = conversionPlan(view.snapshot, tracked, query.from, query.to);
+    return () => conversionAnswer(plan, query.amount, amount);
+  }),
+  conversion('/api/v1/convert/bulk', bulkQuery, ({ view, tracked }, query, amount) => {
+    const plan = conversionPlan(view.snapshot, tracked, query.from, query.to);
+    return () => bulkAnswer(plan, query.amount, amount);
+  }),
   {
     url: '/api/v1/currencies',
     schema: {},
     cacheable: true,
-    compute: ({ tracked }) => tracked.list,
+    compute: ({ tracked }) => now(tracked.list),
   },
 ];

@@ -8,7 +8,7 @@ import type { KeyCache } from '../live/key-cache.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { QuotaStore } from '../storage/ports.js';
 import { accessLineWriter } from './access-log.js';
-import { bodyFor, cachedBody, type RouteContext } from './answer.js';
+import { bodyLater, cachedBody, type RouteContext } from './answer.js';
 import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
 import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
@@ -37,10 +37,10 @@ export interface FastPathDeps {
   accepting: () => boolean;
 }
 
-/** A request recognised as a valid call of an endpoint, with the 200 body it will get. */
+/** A request recognised as a valid call of an endpoint, with the 200 body it will get, or what makes that body. */
 interface Prepared {
   endpoint: Endpoint;
-  body: RenderedBody;
+  body: RenderedBody | (() => RenderedBody);
 }
 
 /**
@@ -111,7 +111,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
 
   function answer(endpoint: Endpoint, url: string, params: unknown, query: unknown): Prepared | undefined {
     try {
-      return { endpoint, body: bodyFor(context, endpoint, url, params, query) };
+      return { endpoint, body: bodyLater(context, endpoint, url, params, query) };
     } catch {
       return undefined;
     }
@@ -124,7 +124,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     try {
       const decision = await quota.consume(keyId, now, policy);
       if (decision.allowed) {
-        const { body } = prepared;
+        const body = typeof prepared.body === 'function' ? prepared.body() : prepared.body;
         const remaining = remainingOf(policy, decision);
         const reset = resetOf(policy, decision);
         if (notModified(request.headers['if-none-match'], body.etag)) {
