@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { decimal, scaledBy, type Decimal, type ScaleFactor } from '../domain/money.js';
+import { decimal, isPositive, scaledBy, type Decimal, type ScaleFactor } from '../domain/money.js';
 import type { BulkConversion, Conversion, ConversionPlan } from '../domain/rate-queries.js';
 import { jsonString } from './json-string.js';
 import { Json } from './response-cache.js';
@@ -51,7 +51,11 @@ class AmountTemplate {
   /** The answer for `amountText` (a numeric string), whose value is `amount`. */
   answer(amountText: string, amount: Decimal): Json {
     let json = this.head + jsonString(amountText) + this.afterAmount;
-    for (let i = 0; i < this.factors.length; i++) json += scaledBy(amount, this.factors[i]!) + this.afterResults[i]!;
+    const positive = isPositive(amount);
+    for (let i = 0; i < this.factors.length; i++) {
+      const factor = this.factors[i]!;
+      json += (positive ? factor.ofPositive(amount) : scaledBy(amount, factor)) + this.afterResults[i]!;
+    }
     // The tag is base64url of fixed length and the amount a numeric string: no two pairs of them join alike.
     return new Json(json, amountText.length <= MAX_AMOUNT_IN_ETAG ? `"${this.tag}.${amountText}"` : undefined);
   }

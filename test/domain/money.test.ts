@@ -34,6 +34,21 @@ test('when values are scaled by a prepared factor, then every result equals the 
   }
 });
 
+test('when amounts carry many decimals, kept and not kept per scale, then results still equal the exact product rounded once', () => {
+  // A factor keeps its reduced terms for amounts of up to 12 decimals and works unreduced past them.
+  const random = seededRandom(20261124);
+  for (let i = 0; i < 500; i++) {
+    const numerator = decimalText(random, 6, 6);
+    const denominator = decimalText(random, 6, 6);
+    if (decimal(denominator).units === 0n) continue;
+    const factor = new ScaleFactor(decimal(numerator), decimal(denominator));
+    for (const places of [10, 12, 13, 16]) {
+      const value = `${decimalText(random, 7, 0)}.${decimalText(random, places, 0).padStart(places, '0').slice(0, places)}`;
+      assert.equal(scaledBy(decimal(value), factor), expected(value, numerator, denominator), `${value} × ${numerator} / ${denominator}`);
+    }
+  }
+});
+
 test('when a result lies exactly halfway between two millionths, then it rounds away from zero', () => {
   const cases: [string, string, string, string][] = [
     ['0.0000005', '1', '1', '0.000001'],
