@@ -28,8 +28,11 @@ export interface Endpoint {
 }
 
 type RateSetQuery = z.infer<typeof rateSetQuery>;
-/** The body is computed at once: a rate set is made from the cached days' pairs, and is kept in the response cache. */
-const now =
+/**
+ * A body computed while the input is checked: a rate set is made of the lookups that check it,
+ * and the response cache keeps it for the URL.
+ */
+const already =
   <T>(value: T) =>
   () =>
     value;
@@ -70,14 +73,14 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     url: '/api/v1/rates/latest',
     schema: { querystring: rateSetQuery },
     cacheable: true,
-    compute: ({ view, tracked }, _params, query) => now(latestRates(view.snapshot, tracked, rateSet(query))),
+    compute: ({ view, tracked }, _params, query) => already(latestRates(view.snapshot, tracked, rateSet(query))),
   },
   {
     url: '/api/v1/rates/:date',
     schema: { params: dateParams, querystring: rateSetQuery },
     cacheable: true,
     compute: ({ view, tracked }, params, query) =>
-      now(ratesOn(view.snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query))),
+      already(ratesOn(view.snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query))),
   },
   conversion('/api/v1/convert', convertQuery, ({ view, tracked }, query, amount) => {
     const plan = conversionPlan(view.snapshot, tracked, query.from, query.to);
@@ -91,6 +94,6 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     url: '/api/v1/currencies',
     schema: {},
     cacheable: true,
-    compute: ({ tracked }) => now(tracked.list),
+    compute: ({ tracked }) => already(tracked.list),
   },
 ];
