@@ -15,20 +15,32 @@ function decimalText(random: () => number, maxWhole: number, maxFraction: number
   return fractionLength === 0 ? whole : `${whole}.${digits(fractionLength)}`;
 }
 
-test('when values are scaled by a prepared factor, then every result equals the exact product rounded once half-up', () => {
-  const random = seededRandom(20261122);
-  for (let i = 0; i < 5000; i++) {
+/** Factors of random decimal ratios (a zero denominator skipped), with the texts they were made from. */
+function* randomFactors(random: () => number, count: number) {
+  for (let i = 0; i < count; i++) {
     const numerator = decimalText(random, 6, 6);
     const denominator = decimalText(random, 6, 6);
-    if (decimal(denominator).units === 0n) continue;
-    const factor = new ScaleFactor(decimal(numerator), decimal(denominator));
-    // The same factor twice, at several amount scales: its divisors are remembered per scale.
+    if (decimal(denominator).units !== 0n) yield { numerator, denominator, factor: new ScaleFactor(decimal(numerator), decimal(denominator)) };
+  }
+}
+
+/** Every way the service scales `value` by `factor` (a positive value also by the conversions' own path) gives `want`. */
+function assertScaled(value: string, numerator: string, denominator: string, factor: ScaleFactor, want: string): void {
+  const what = `${value} × ${numerator} / ${denominator}`;
+  assert.equal(scaledBy(decimal(value), factor), want, what);
+  if (decimal(value).units > 0n) assert.equal(factor.ofPositive(decimal(value)), want, `${what}, as a positive amount`);
+}
+
+test('when values are scaled by a prepared factor, then every result equals the exact product rounded once half-up', () => {
+  const random = seededRandom(20261122);
+  for (const { numerator, denominator, factor } of randomFactors(random, 5000)) {
+    // The same factor twice, at several amount scales: its terms are remembered per scale.
     for (let j = 0; j < 3; j++) {
       const sign = random() < 0.2 ? '-' : '';
       const value = sign + decimalText(random, 9, 4);
       const want = expected(value, numerator, denominator);
-      assert.equal(scaledBy(decimal(value), factor), want, `${value} × ${numerator} / ${denominator}`);
-      assert.equal(scaledBy(decimal(value), factor), want, `${value} × ${numerator} / ${denominator}, again`);
+      assertScaled(value, numerator, denominator, factor, want);
+      assertScaled(value, numerator, denominator, factor, want);
       assert.equal(scaleRounded(decimal(value), decimal(numerator), decimal(denominator)), want);
     }
   }
@@ -37,14 +49,10 @@ test('when values are scaled by a prepared factor, then every result equals the 
 test('when amounts carry many decimals, kept and not kept per scale, then results still equal the exact product rounded once', () => {
   // A factor keeps its reduced terms for amounts of up to 12 decimals and works unreduced past them.
   const random = seededRandom(20261124);
-  for (let i = 0; i < 500; i++) {
-    const numerator = decimalText(random, 6, 6);
-    const denominator = decimalText(random, 6, 6);
-    if (decimal(denominator).units === 0n) continue;
-    const factor = new ScaleFactor(decimal(numerator), decimal(denominator));
+  for (const { numerator, denominator, factor } of randomFactors(random, 500)) {
     for (const places of [10, 12, 13, 16]) {
       const value = `${decimalText(random, 7, 0)}.${decimalText(random, places, 0).padStart(places, '0').slice(0, places)}`;
-      assert.equal(scaledBy(decimal(value), factor), expected(value, numerator, denominator), `${value} × ${numerator} / ${denominator}`);
+      assertScaled(value, numerator, denominator, factor, expected(value, numerator, denominator));
     }
   }
 });
@@ -64,6 +72,6 @@ test('when a result lies exactly halfway between two millionths, then it rounds 
   ];
   for (const [value, numerator, denominator, want] of cases) {
     assert.equal(expected(value, numerator, denominator), want, `the oracle agrees on ${value} × ${numerator} / ${denominator}`);
-    assert.equal(scaledBy(decimal(value), new ScaleFactor(decimal(numerator), decimal(denominator))), want, `${value} × ${numerator} / ${denominator}`);
+    assertScaled(value, numerator, denominator, new ScaleFactor(decimal(numerator), decimal(denominator)), want);
   }
 });
