@@ -84,9 +84,7 @@ export class ScaleFactor {
    * conversion made three of them for each of its 25 results.
    */
   ofPositive(value: Decimal): string {
-    if (!this.positive) return formatMillionths(this.millionthsOf(value));
-    const { times, divisor, twiceDivisor } = this.termsFor(value.scale);
-    return formatUnsigned((value.units * times + divisor) / twiceDivisor);
+    return this.positive ? formatUnsigned(this.positiveMillionthsOf(value)) : scaledBy(value, this);
   }
 
   /**
@@ -96,6 +94,11 @@ export class ScaleFactor {
    */
   millionthsOf(value: Decimal): bigint {
     if (value.units < 0n || this.twiceTimes < 0n) return roundedQuotient((value.units * this.twiceTimes) / 2n, this.over * pow10(value.scale));
+    return this.positiveMillionthsOf(value);
+  }
+
+  /** millionthsOf for a value and ratio known not to be negative: floor((2N + D) / 2D) on the reduced terms. */
+  private positiveMillionthsOf(value: Decimal): bigint {
     const { times, divisor, twiceDivisor } = this.termsFor(value.scale);
     return (value.units * times + divisor) / twiceDivisor;
   }
@@ -112,9 +115,10 @@ export class ScaleFactor {
     if (known) return known;
     const divisor = this.over * pow10(scale);
     // Reducing costs a Euclid's algorithm: worth it for the scales that are kept.
-    const common = scale <= 12 ? gcd(this.twiceTimes, divisor) : 1n;
+    const kept = scale <= 12;
+    const common = kept ? gcd(this.twiceTimes, divisor) : 1n;
     const terms = { times: this.twiceTimes / common, divisor: divisor / common, twiceDivisor: (2n * divisor) / common };
-    if (scale <= 12) this.terms[scale] = terms;
+    if (kept) this.terms[scale] = terms;
     return terms;
   }
 }
