@@ -11,6 +11,12 @@ export interface LoadResult {
   errors: number;
   /** CPU time the server process (and its workers) used during the window, in ms, when its pid was given. */
   serverCpuMs?: number;
+  /**
+   * CPU time the load generator (autocannon, in this process) used during the window, in ms. It
+   * shares the machine's cores with the server and parses every answer in JavaScript, so what an
+   * answer costs it bounds the ratio as much as what it costs the server.
+   */
+  generatorCpuMs: number;
 }
 
 export interface LoadSpec {
@@ -50,6 +56,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
     const latencies: number[] = [];
     const cpuBefore = spec.serverPid === undefined ? undefined : cpuMs(spec.serverPid);
     const encoding = performance.now();
+    let generatorBefore: NodeJS.CpuUsage | undefined;
     const instance = autocannon(
       {
         url: spec.url,
@@ -63,6 +70,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
         // One signal serves a server's every load: a finished load leaves no listener on it.
         spec.signal?.removeEventListener('abort', stopped);
         if (err) return reject(err);
+        const generator = process.cpuUsage(generatorBefore);
         resolve({
           requests: result.requests.total,
           // autocannon's duration starts before the connections are made, so it would include the encoding.
@@ -71,6 +79,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
           statuses,
           errors: result.errors,
           ...(cpuBefore === undefined ? {} : { serverCpuMs: cpuMs(spec.serverPid!) - cpuBefore }),
+          generatorCpuMs: (generator.user + generator.system) / 1000,
         });
       },
     );
@@ -81,6 +90,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
     spec.signal?.addEventListener('abort', stopped, { once: true });
     // autocannon() made every connection, and encoded its requests, before returning; the window opens after.
     const encodingSeconds = (performance.now() - encoding) / 1000;
+    generatorBefore = process.cpuUsage();
     // A connection's first request goes out as it is made, before the window opens: its time
     // includes connecting and encoding the other connections' requests, not the server's work.
     const timed = new WeakSet<autocannon.Client>();
@@ -115,6 +125,7 @@ export function combine(results: LoadResult[]): LoadResult {
     latencies: results.flatMap((r) => r.latencies),
     statuses,
     errors: results.reduce((sum, r) => sum + r.errors, 0),
+    generatorCpuMs: results.reduce((sum, r) => sum + r.generatorCpuMs, 0),
     ...(cpuMeasured ? { serverCpuMs: results.reduce((sum, r) => sum + r.serverCpuMs!, 0) } : {}),
   };
 }
@@ -129,6 +140,8 @@ export interface Summary {
    * server, where requests/s also says how much of the machine it got.
    */
   cpuUsPerRequest?: number;
+  /** The load generator's CPU time per answer, in µs (none when no answer came). */
+  generatorCpuUsPerRequest?: number;
 }
 
 /** The value at quantile `q` (0–1) of ascending `sorted` values; NaN when there are none. */
@@ -145,5 +158,6 @@ export function summarise(result: LoadResult): Summary {
     p99: at(0.99),
     p999: at(0.999),
     ...(result.serverCpuMs === undefined || result.requests === 0 ? {} : { cpuUsPerRequest: (result.serverCpuMs * 1000) / result.requests }),
+    ...(result.requests === 0 ? {} : { generatorCpuUsPerRequest: (result.generatorCpuMs * 1000) / result.requests }),
   };
 }

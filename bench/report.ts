@@ -25,6 +25,9 @@ const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0))
 /** A row's server CPU per answer in µs, or a dash where it was not measured. */
 export const cpuText = (summary: Summary) => (summary.cpuUsPerRequest === undefined ? '—' : summary.cpuUsPerRequest.toFixed(1));
 
+/** The load generator's CPU per answer in µs, or a dash where no answer came. */
+export const generatorCpuText = (summary: Summary) => (summary.generatorCpuUsPerRequest === undefined ? '—' : summary.generatorCpuUsPerRequest.toFixed(1));
+
 /** The lowest and highest of a row's round ratios, as `0.52–0.81` (one round: its ratio alone). */
 export function roundRange(row: Row, digits = 2): string {
   const low = Math.min(...row.roundRatios).toFixed(digits);
@@ -41,11 +44,11 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     report.method,
     'Access logs on at the default level (info), written to a file; one key with a quota large enough not to run out.',
     '',
-    '| configuration | route | requests/s | baseline req/s, same rounds | × baseline | × baseline, lowest–highest round | p50 ms | p99 ms | baseline p99 ms, same rounds | p99.9 ms | server CPU µs/request | baseline CPU µs/request, same rounds | RSS MB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| configuration | route | requests/s | baseline req/s, same rounds | × baseline | × baseline, lowest–highest round | p50 ms | p99 ms | baseline p99 ms, same rounds | p99.9 ms | server CPU µs/request | baseline CPU µs/request, same rounds | load generator CPU µs/request | load generator CPU µs/request, baseline rounds | RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (row) =>
-        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${roundRange(row)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${cpuText(row.summary)} | ${cpuText(row.baseline)} | ${row.rssMb.toFixed(0)} |`,
+        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${roundRange(row)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${cpuText(row.summary)} | ${cpuText(row.baseline)} | ${generatorCpuText(row.summary)} | ${generatorCpuText(row.baseline)} | ${row.rssMb.toFixed(0)} |`,
     ),
     '',
     ...report.facts.map((fact) => `- ${fact}`),

@@ -8,10 +8,11 @@ import { runIngestion } from '../src/ingest/run-ingestion.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { diskSyncLatency } from './disk-sync.js';
+import { parseCosts, rawAnswer, type ParseCost } from './generator-parse.js';
 import { combine, load, summarise, type LoadResult } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
-import { cpuText, formatReport, ratioOf, roundRange, type Row } from './report.js';
+import { cpuText, formatReport, generatorCpuText, ratioOf, roundRange, type Row } from './report.js';
 import { targetLines, type Exactness, type RouteTarget } from './targets.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' } } });
@@ -109,6 +110,8 @@ interface Baseline {
 /** What a configuration's run leaves besides its rows: its start time and the exactness check. */
 interface Measured extends Exactness {
   startMs: number;
+  /** On the judged configuration: what reading its rates/latest answer and the baseline's costs the load generator. */
+  parse?: { service: ParseCost; baseline: ParseCost };
 }
 
 const exactnessLine = ({ config, counted, stored }: Exactness) =>
@@ -120,6 +123,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
   log(`${config.name}: listening after ${server.startMs.toFixed(0)} ms`);
   const baselineWindows: LoadResult[] = [];
   try {
+    const parse = config.judged ? await answersParsed(server.url, baseline.url, key) : undefined;
     for (const [index, route] of config.routes.entries()) {
       const headers: Record<string, string> = route.auth ? { authorization: `Bearer ${key}` } : {};
       const path = typeof route.path === 'string' ? route.path : Array.from({ length: VARIED_PATHS }, route.path);
@@ -148,7 +152,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         ...(target ? { target } : {}),
       };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), CPU ${cpuText(summary)} µs/request (baseline ${cpuText(base)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
+      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), CPU ${cpuText(summary)} µs/request (baseline ${cpuText(base)}), load generator ${generatorCpuText(summary)} µs/request (baseline rounds ${generatorCpuText(base)}), statuses ${JSON.stringify(Object.fromEntries(result.statuses))}`);
     }
     const all = combine(baselineWindows);
     const summary = summarise(all);
@@ -157,13 +161,22 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     const fresh = await newKey(config.storeConfig);
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000, signal: server.died });
     const stored = await storedCount(config.storeConfig, fresh.id);
-    const measured = { config: config.name, startMs: server.startMs, counted: counted(exact), stored };
+    const measured = { config: config.name, startMs: server.startMs, counted: counted(exact), stored, ...(parse ? { parse } : {}) };
     log(exactnessLine(measured));
     return measured;
   } finally {
     await server.stop();
   }
 }
+
+/** One rates/latest answer of the service and one of the baseline, each timed on the load generator's parser. */
+async function answersParsed(serviceUrl: string, baselineUrl: string, key: string): Promise<{ service: ParseCost; baseline: ParseCost }> {
+  const answers = [await rawAnswer(serviceUrl, '/api/v1/rates/latest', { authorization: `Bearer ${key}` }), await rawAnswer(baselineUrl, '/api/v1/rates/latest')];
+  const [service, base] = parseCosts(answers);
+  return { service: service!, baseline: base! };
+}
+
+const parseText = ({ bytes, headerLines, micros }: ParseCost) => `${micros.toFixed(2)} µs (${bytes} bytes, ${headerLines} header lines)`;
 
 async function main(): Promise<void> {
   log(`${quick ? 'quick' : 'full'} run; ${cpus().length} cores; node ${process.version}`);
@@ -248,6 +261,11 @@ async function main(): Promise<void> {
       `The disk under the quota: a 4 KiB write + fsync in the benchmark's data directory, what each quota commit (one per batch of requests) waits for before its batch is answered: ${syncText}`,
       `Server start with the full history loaded (spawn → first answer): ${measured.map(({ config, startMs }) => `${config}: ${startMs.toFixed(0)} ms`).join('; ')}`,
       ...measured.map((m) => `Quota exactness — ${exactnessLine(m)}`),
+      ...measured.flatMap(({ config, parse }) =>
+        parse
+          ? [`Reading one answer, on the load generator's own parser (autocannon's http-parser-js, each answer parsed 50,000 times in 5 interleaved rounds, the median): ${config}'s rates/latest ${parseText(parse.service)}, the baseline's ${parseText(parse.baseline)}. Same body; the service's head carries the headers every answer must (request id, CORS, quota, ETag). The generator shares the cores with the server, so what it spends per answer is part of every ratio: see its CPU per answer in the table.`]
+          : [],
+      ),
     ],
     targets: {
       config: judgedName,
