@@ -11,7 +11,7 @@ import { accessLineWriter } from './access-log.js';
 import { bodyLater, cachedBody, type RouteContext } from './answer.js';
 import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
-import { errorJson, failureAnswer, JSON_TYPE } from './errors.js';
+import { errorJson, failureAnswer, JSON_TYPE, refusalOf, type ErrorAnswer } from './errors.js';
 import { bearerToken, quotaExceeded } from './hooks/authenticate.js';
 import { allowedHeaderList, commonHeaderList } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
@@ -37,11 +37,13 @@ export interface FastPathDeps {
   accepting: () => boolean;
 }
 
-/** A request recognised as a valid call of an endpoint, with the 200 body it will get, or what makes that body. */
-interface Prepared {
-  endpoint: Endpoint;
-  body: RenderedBody | (() => RenderedBody);
-}
+/**
+ * A request recognised as a call of an endpoint: with the 200 body it will get, or what makes that
+ * body; or with the refusal its input gets once it is counted (a 400, or a 404 for no data).
+ */
+type Prepared =
+  | { endpoint: Endpoint; body: RenderedBody | (() => RenderedBody); refusal?: undefined }
+  | { endpoint: Endpoint; refusal: ErrorAnswer };
 
 /**
  * The API's successful GETs, answered without the framework. Most traffic is a known key asking
@@ -52,13 +54,15 @@ interface Prepared {
  * effect: authenticate, count against the quota, answer, log one line, observe the metrics.
  *
  * It only takes what it can answer exactly as the routes would, and decides that before anything
- * is counted: a GET with a Host header and no body, a key the key cache holds, a path of an
- * endpoint without percent-encoding, and input the endpoint's own zod schemas accept and its own
- * compute answers (a conversion question validated before is not validated again for a new
- * amount: conversion-questions.ts). Anything else returns false untouched and goes through
- * Fastify, which answers every refusal (401, 400, 404, 405, 414...). Once counted, the request is
- * answered here: 200, 304, 429, or 503 when the quota store fails. The bodies come from the same
- * endpoint definitions, renderer and response cache as the routes'.
+ * is counted: a GET with a Host header and no body, a key the key cache holds, and a path of an
+ * endpoint without percent-encoding. Its input is then checked by the endpoint's own zod schemas
+ * and compute (a conversion question validated before is not validated again for a new amount:
+ * conversion-questions.ts): input they accept gets its 200, input they refuse the 400 (or, for
+ * no data, the 404) they name, an error of any other kind goes to Fastify. Anything else returns
+ * false untouched and goes through Fastify, which answers every refusal made before the count
+ * (401, 404 for a path, 405, 414...). Once counted, the request is answered here: 200, 304, the
+ * input's 400 or 404, 429, or 503 when the quota store fails. The bodies come from the same
+ * endpoint definitions, renderer, error bodies and response cache as the routes'.
  */
 export function fastPath(deps: FastPathDeps): (request: IncomingMessage, response: ServerResponse) => boolean {
   const { context, keys, quota, policy, clock } = deps;
@@ -104,7 +108,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const known = asked && questions.withAmount(asked);
     if (known) return answer(endpoint, url, matched.params, known);
     const input = validateParts(endpoint.schema, matched.params, parseQuery(mark === -1 ? '' : url.slice(mark + 1)));
-    if (!input.ok) return undefined;
+    if (!input.ok) return { endpoint, refusal: { statusCode: 400, messages: input.messages, withErrorField: true } };
     if (asked) questions.remember(asked, input.query);
     return answer(endpoint, url, input.params, input.query);
   }
@@ -112,8 +116,9 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
   function answer(endpoint: Endpoint, url: string, params: unknown, query: unknown): Prepared | undefined {
     try {
       return { endpoint, body: bodyLater(context, endpoint, url, params, query) };
-    } catch {
-      return undefined;
+    } catch (err) {
+      const refusal = refusalOf(err);
+      return refusal && { endpoint, refusal };
     }
   }
 
@@ -123,7 +128,12 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     let status: number;
     try {
       const decision = await quota.consume(keyId, now, policy);
-      if (decision.allowed) {
+      if (!decision.allowed) {
+        status = send(response, 429, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), exceeded);
+      } else if (prepared.refusal) {
+        // Counted, as the routes count it (DECISIONS §1: the quota before the input's checks).
+        status = send(response, prepared.refusal.statusCode, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), errorJson(prepared.refusal));
+      } else {
         const body = typeof prepared.body === 'function' ? prepared.body() : prepared.body;
         const remaining = remainingOf(policy, decision);
         const reset = resetOf(policy, decision);
@@ -135,8 +145,6 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
           heads.send(response, requestId, limitText, remaining, reset, body);
           status = 200;
         }
-      } else {
-        status = send(response, 429, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), exceeded);
       }
     } catch (err) {
       // As the error handler answers a failure: never a guess, nothing internal in the body.

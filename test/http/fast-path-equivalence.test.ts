@@ -134,4 +134,9 @@ test('when the same requests reach a server with the fast path and one without, 
   for (let i = 0; i < 500 && last?.status !== 429; i++) last = await both(`${V1}/convert?from=USD&to=JPY&amount=${i + 1}`);
   assert.equal(last?.status, 429);
   await both(`${V1}/rates/latest`);
+  // The quota is checked before the input (DECISIONS §1): refusals of input the fast path now
+  // answers itself get the 429 too, once the quota is used up.
+  for (const refused of [`${V1}/convert?from=US&to=JPY&amount=abc`, `${V1}/convert?from=USD&to=ZZZ&amount=1`, `${V1}/convert?from=USD&to=JPY&amount=0`, `${V1}/rates/1990-01-01`]) {
+    assert.equal((await both(refused)).status, 429, refused);
+  }
 });
