@@ -22,8 +22,8 @@ export async function logAccess(request: FastifyRequest, reply: FastifyReply): P
   request.log.info(accessLine(undefined, request.method, request.url, request.routeOptions.url, reply.statusCode, reply.elapsedTime, request.keyId), 'request');
 }
 
-/** Writes the access line of one request to a known route by a known method (the fast path's). */
-export type AccessLineWriter = (reqId: RequestId, url: string, status: number, elapsedMs: number, keyId: number) => void;
+/** Writes the access line of one request to a known route by a known method (the fast path's); no key id for a request without a key. */
+export type AccessLineWriter = (reqId: RequestId, url: string, status: number, elapsedMs: number, keyId: number | undefined) => void;
 
 const { lsCacheSym, timeSym, chindingsSym, streamSym, endSym } = pino.symbols;
 
@@ -54,7 +54,8 @@ export function accessLineWriter(log: FastifyBaseLogger, method: string, route: 
   return (reqId, url, status, elapsedMs, keyId) => {
     if (!enabled('info')) return;
     stream.write(
-      `${label}${time.call(log)}${bindings},"reqId":"${reqId}"${methodAndUrl}${jsonString(url)}${routeAndStatus}${status},"ms":${roundedMs(elapsedMs)},"keyId":${keyId},"msg":"request"${end}`,
+      // pino leaves out a field whose value is undefined.
+      `${label}${time.call(log)}${bindings},"reqId":"${reqId}"${methodAndUrl}${jsonString(url)}${routeAndStatus}${status},"ms":${roundedMs(elapsedMs)}${keyId === undefined ? '' : `,"keyId":${keyId}`},"msg":"request"${end}`,
     );
   };
 }

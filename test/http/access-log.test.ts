@@ -24,19 +24,22 @@ const CASES: Parameters<typeof accessLine>[] = [
   // (A lone surrogate is left out: pino writes it raw where JSON.stringify escapes it; a URL from
   // Node's parser is latin1 text and can hold none.)
   ['r', 'GET', '/api/v1/rates/latest?s=\ud83d\ude00&del=\u007f\u00ff', '/api/v1/rates/latest', 200, 2, 3],
+  // A request without a key (a 401): no key id at all.
+  ['r', 'GET', '/api/v1/rates/latest', '/api/v1/rates/latest', 401, 0.5, undefined],
 ];
 
 test('when the fast path writes an access line, then it is byte for byte the line pino writes for the same fields', () => {
   const ours = capturing();
   const theirs = capturing();
   for (const fields of CASES) {
-    const [reqId, method, url, route, status, elapsedMs, keyId] = fields as [string, string, string, string, number, number, number];
+    const [reqId, method, url, route, status, elapsedMs, keyId] = fields as [string, string, string, string, number, number, number | undefined];
     accessLineWriter(ours.log, method, route)(reqId as RequestId, url, status, elapsedMs, keyId);
     theirs.log.info(accessLine(...fields), 'request');
   }
   assert.equal(ours.lines.length, CASES.length);
   assert.deepEqual(ours.lines.map(withoutTime), theirs.lines.map(withoutTime));
   for (const line of ours.lines) assert.ok(line.endsWith('}\n') && JSON.parse(line).msg === 'request');
+  assert.equal('keyId' in JSON.parse(ours.lines.at(-1)!), false);
 });
 
 test('when the log level is above info, then the fast path writes no access line', () => {

@@ -83,9 +83,11 @@ interface Answer {
 }
 
 /** Raw HTTP, so the paths go out exactly as written (fetch would normalise some). */
-function get(server: TestServer, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+/** `headers` replace the key's Authorization header; a null one is left out. */
+function get(server: TestServer, path: string, headers: Record<string, string | null> = {}, method = 'GET'): Promise<Answer> {
+  const sent = Object.fromEntries(Object.entries({ authorization: `Bearer ${server.key}`, ...headers }).filter((entry): entry is [string, string] => entry[1] !== null));
   return new Promise((resolve, reject) => {
-    const req = request(server.url + '/', { method, path, headers: { authorization: `Bearer ${server.key}`, ...headers } }, (res) => {
+    const req = request(server.url + '/', { method, path, headers: sent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -106,7 +108,7 @@ test('when the same requests reach a server with the fast path and one without, 
   const options = { ingest: ['hist.csv', 'daily.xml'], clock, env: { QUOTA_LIMIT: '500' } };
   const fast = await startTestServer(t, options);
   const framework = await startTestServer(t, { ...options, fastPath: false });
-  const both = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
+  const both = async (path: string, headers: Record<string, string | null> = {}, method = 'GET') => {
     const [a, b] = [await get(fast, path, headers, method), await get(framework, path, headers, method)];
     assert.deepEqual(comparable(a), comparable(b), `${method} ${path} ${JSON.stringify(headers)}`);
     return a;
@@ -127,6 +129,15 @@ test('when the same requests reach a server with the fast path and one without, 
   await both(`${V1}/rates/latest`, {}, 'HEAD');
   await both(`${V1}/rates/latest`, { authorization: 'Bearer cr_unknown' });
   await both(`${V1}/rates/latest`, { authorization: 'Basic abc' });
+  // Without a well-formed key: the fast path answers the 401 of an endpoint, the router the rest.
+  for (const path of [`${V1}/rates/latest`, `${V1}/rates/2026-04-13?base=GBP`, `${V1}/convert?from=US&to=JPY&amount=abc`, `${V1}/convert/bulk?from=GBP&to=USD&amount=1`, `${V1}/currencies`, `${V1}/rates/latest/`, `${V1}/rates/2026%2D04%2D13`, `${V1}/nothing-here`, `${V1}/rates/latest#frag`]) {
+    for (const authorization of [null, '', 'Bearer', 'Bearer a b', 'bearer  x y', 'Token abc']) {
+      await both(path, { authorization });
+    }
+  }
+  assert.equal((await both(`${V1}/rates/latest`, { authorization: null })).status, 401);
+  assert.equal((await both(`${V1}/nothing-here`, { authorization: null })).status, 404);
+  await both(`${V1}/rates/latest`, { authorization: null }, 'HEAD');
   await both(`${V1}/rates/latest`, { 'content-length': '0' });
 
   // Until the quota runs out, and past it: the 429s agree too.

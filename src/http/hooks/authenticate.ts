@@ -33,8 +33,11 @@ export interface GateDeps {
  * DECISIONS §1: auth (401), then quota (429); everything that passes is counted. The refusals
  * are answered right here, from answers built once: this is the path a flood of bad keys takes.
  */
+/** SPEC §5: the answer to a request without a well-formed `Authorization: Bearer <key>`. */
+export const missingKey = new HttpError(401, 'Missing or malformed Authorization header');
+
 export function authenticateAndCount(deps: GateDeps) {
-  const missing = new HttpError(401, 'Missing or malformed Authorization header');
+  const missing = missingKey;
   const invalid = new HttpError(401, 'Invalid API key');
   const exceeded = quotaExceeded(deps.policy);
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
