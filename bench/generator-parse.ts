@@ -57,6 +57,10 @@ export function rawAnswer(url: string, path: string, headers: Record<string, str
   });
 }
 
+/** How often each answer is parsed in a round, and how many rounds (the report quotes both). */
+export const PARSES = 50_000;
+export const PARSE_ROUNDS = 5;
+
 export interface ParseCost {
   bytes: number;
   headerLines: number;
@@ -70,7 +74,7 @@ export interface ParseCost {
  * generator shares the machine's cores with the server, so a heavier answer (more header lines)
  * leaves less of them to the server it loads.
  */
-export function parseCosts(answers: readonly Buffer[], times = 50_000, rounds = 5): ParseCost[] {
+export function parseCosts(answers: readonly Buffer[], times = PARSES, rounds = PARSE_ROUNDS): ParseCost[] {
   const results = answers.map(() => [] as number[]);
   const lines = answers.map(() => 0);
   for (let round = 0; round < rounds; round++) {

@@ -8,7 +8,7 @@ import { runIngestion } from '../src/ingest/run-ingestion.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { diskSyncLatency } from './disk-sync.js';
-import { parseCosts, rawAnswer, type ParseCost } from './generator-parse.js';
+import { PARSE_ROUNDS, PARSES, parseCosts, rawAnswer, type ParseCost } from './generator-parse.js';
 import { combine, load, summarise, type LoadResult } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
       ...measured.map((m) => `Quota exactness — ${exactnessLine(m)}`),
       ...measured.flatMap(({ config, parse }) =>
         parse
-          ? [`Reading one answer, on the load generator's own parser (autocannon's http-parser-js, each answer parsed 50,000 times in 5 interleaved rounds, the median): ${config}'s rates/latest ${parseText(parse.service)}, the baseline's ${parseText(parse.baseline)}. Same body; the service's head carries the headers every answer must (request id, CORS, quota, ETag). The generator shares the cores with the server, so what it spends per answer is part of every ratio: see its CPU per answer in the table.`]
+          ? [`Reading one answer, on the load generator's own parser (autocannon's http-parser-js, each answer parsed ${PARSES.toLocaleString('en')} times in ${PARSE_ROUNDS} interleaved rounds, the median): ${config}'s rates/latest ${parseText(parse.service)}, the baseline's ${parseText(parse.baseline)}. Same body; the service's head carries the headers every answer must (request id, CORS, quota, ETag). The generator shares the cores with the server, so what it spends per answer is part of every ratio: see its CPU per answer in the table.`]
           : [],
       ),
     ],

@@ -66,8 +66,11 @@ export function errorJson(error: ErrorAnswer): string {
   return JSON.stringify(errorBody(error.statusCode, error.messages, error.withErrorField));
 }
 
+/** DECISIONS §1: every 401 names the scheme it wants. */
+export const AUTH_CHALLENGE: Readonly<Record<string, string>> = { 'www-authenticate': 'Bearer' };
+
 export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply {
-  if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+  if (error.statusCode === 401) reply.headers(AUTH_CHALLENGE);
   return reply.code(error.statusCode).type(JSON_TYPE).send(errorJson(error));
 }
 

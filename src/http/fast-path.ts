@@ -11,7 +11,7 @@ import { accessLineWriter } from './access-log.js';
 import { bodyLater, cachedBody, type RouteContext } from './answer.js';
 import { askedQuestion, ConversionQuestions } from './conversion-questions.js';
 import { API_ENDPOINTS, type Endpoint } from './endpoints.js';
-import { errorJson, failureAnswer, JSON_TYPE, refusalOf, type ErrorAnswer } from './errors.js';
+import { AUTH_CHALLENGE, errorJson, failureAnswer, JSON_TYPE, refusalOf, type ErrorAnswer } from './errors.js';
 import { bearerToken, missingKey, quotaExceeded } from './hooks/authenticate.js';
 import { allowedHeaderList, commonHeaderList } from './hooks/common-headers.js';
 import { validateParts } from './hooks/validate-input.js';
@@ -43,7 +43,15 @@ export interface FastPathDeps {
  */
 type Prepared =
   | { endpoint: Endpoint; body: RenderedBody | (() => RenderedBody); refusal?: undefined }
-  | { endpoint: Endpoint; refusal: ErrorAnswer };
+  | { endpoint: Endpoint; refusal: Refusal };
+
+/** An error answer counted against the quota, as sent: its status and its JSON body. */
+interface Refusal {
+  statusCode: number;
+  json: string;
+}
+
+const refusal = (answer: ErrorAnswer): Refusal => ({ statusCode: answer.statusCode, json: errorJson(answer) });
 
 /**
  * The API's successful GETs, answered without the framework. Most traffic is a known key asking
@@ -74,38 +82,35 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     if (colon === -1) exact.set(endpoint.url, endpoint);
     else withParam.push({ prefix: endpoint.url.slice(0, colon + 1), name: endpoint.url.slice(colon + 2), endpoint });
   }
-  const exceeded = errorJson(quotaExceeded(policy));
-  const missingKeyJson = errorJson(missingKey);
+  const exceeded = refusal(quotaExceeded(policy));
+  const withoutKey = refusal(missingKey);
   const limitText = String(policy.limit);
   const questions = new ConversionQuestions();
   const heads = new OwnHeads();
   const log = deps.log;
   const accessLines = new Map(log ? API_ENDPOINTS.map((endpoint) => [endpoint, accessLineWriter(log, 'GET', endpoint.url)]) : []);
 
-  /** The endpoint and path parameters of a path, as the router matches them (a static path wins). */
-  function route(path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
-    const endpoint = exact.get(path);
-    if (endpoint) return { endpoint, params: {} };
-    for (const candidate of withParam) {
-      if (!path.startsWith(candidate.prefix)) continue;
-      const value = path.slice(candidate.prefix.length);
-      if (value.length > 0 && !value.includes('/')) return { endpoint: candidate.endpoint, params: { [candidate.name]: value } };
-    }
-    return undefined;
-  }
-
-  /** The endpoint a URL names, as `route` finds it, and where its query starts (-1: none). */
-  function routed(url: string): { endpoint: Endpoint; params: Record<string, string>; mark: number } | undefined {
+  /**
+   * The endpoint and path parameters of a URL's path, as the router matches them (a static path
+   * wins), and where its query starts (-1: none).
+   */
+  function route(url: string): { endpoint: Endpoint; params: Record<string, string>; mark: number } | undefined {
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
     // Percent-decoding and fragments are the router's business.
     if (path.includes('%') || url.includes('#')) return undefined;
-    const matched = route(path);
-    return matched && { ...matched, mark };
+    const endpoint = exact.get(path);
+    if (endpoint) return { endpoint, params: {}, mark };
+    for (const candidate of withParam) {
+      if (!path.startsWith(candidate.prefix)) continue;
+      const value = path.slice(candidate.prefix.length);
+      if (value.length > 0 && !value.includes('/')) return { endpoint: candidate.endpoint, params: { [candidate.name]: value }, mark };
+    }
+    return undefined;
   }
 
   function prepare(url: string): Prepared | undefined {
-    const matched = routed(url);
+    const matched = route(url);
     if (!matched) return undefined;
     const { endpoint, mark } = matched;
     const hit = cachedBody(context, endpoint, url);
@@ -116,7 +121,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const known = asked && questions.withAmount(asked);
     if (known) return answer(endpoint, url, matched.params, known);
     const input = validateParts(endpoint.schema, matched.params, parseQuery(mark === -1 ? '' : url.slice(mark + 1)));
-    if (!input.ok) return { endpoint, refusal: { statusCode: 400, messages: input.messages, withErrorField: true } };
+    if (!input.ok) return { endpoint, refusal: refusal({ statusCode: 400, messages: input.messages, withErrorField: true }) };
     if (asked) questions.remember(asked, input.query);
     return answer(endpoint, url, input.params, input.query);
   }
@@ -125,8 +130,8 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     try {
       return { endpoint, body: bodyLater(context, endpoint, url, params, query) };
     } catch (err) {
-      const refusal = refusalOf(err);
-      return refusal && { endpoint, refusal };
+      const refused = refusalOf(err);
+      return refused && { endpoint, refusal: refusal(refused) };
     }
   }
 
@@ -136,11 +141,11 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     let status: number;
     try {
       const decision = await quota.consume(keyId, now, policy);
-      if (!decision.allowed) {
-        status = send(response, 429, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), exceeded);
-      } else if (prepared.refusal) {
-        // Counted, as the routes count it (DECISIONS §1: the quota before the input's checks).
-        status = send(response, prepared.refusal.statusCode, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), errorJson(prepared.refusal));
+      // Counted either way, as the routes count it; the quota's 429 comes before the input's
+      // refusal (DECISIONS §1).
+      if (!decision.allowed || prepared.refusal) {
+        const refused = prepared.refusal && decision.allowed ? prepared.refusal : exceeded;
+        status = send(response, refused.statusCode, withHeaders(commonHeaderList(requestId), rateLimitHeaders(policy, decision, now)), refused.json);
       } else {
         const body = typeof prepared.body === 'function' ? prepared.body() : prepared.body;
         const remaining = remainingOf(policy, decision);
@@ -177,10 +182,10 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
    * 200 (the benchmark's 401 row).
    */
   function refusedWithoutKey(request: IncomingMessage, response: ServerResponse, url: string, started: number): boolean {
-    const matched = routed(url);
+    const matched = route(url);
     if (!matched) return false;
     const requestId = requestIdOf(request);
-    const status = send(response, 401, commonHeaderList(requestId).concat('www-authenticate', 'Bearer'), missingKeyJson);
+    const status = send(response, withoutKey.statusCode, withHeaders(commonHeaderList(requestId), AUTH_CHALLENGE), withoutKey.json);
     logged(matched.endpoint, requestId, url, status, started, undefined);
     return true;
   }

@@ -82,8 +82,10 @@ interface Answer {
   body: string;
 }
 
-/** Raw HTTP, so the paths go out exactly as written (fetch would normalise some). */
-/** `headers` replace the key's Authorization header; a null one is left out. */
+/**
+ * Raw HTTP, so the paths go out exactly as written (fetch would normalise some). `headers` replace
+ * the key's Authorization header; a null one is left out.
+ */
 function get(server: TestServer, path: string, headers: Record<string, string | null> = {}, method = 'GET'): Promise<Answer> {
   const sent = Object.fromEntries(Object.entries({ authorization: `Bearer ${server.key}`, ...headers }).filter((entry): entry is [string, string] => entry[1] !== null));
   return new Promise((resolve, reject) => {

@@ -29,20 +29,19 @@ export interface GateDeps {
   clock: Clock;
 }
 
+/** SPEC §5: the answer to a request without a well-formed `Authorization: Bearer <key>`. */
+export const missingKey = new HttpError(401, 'Missing or malformed Authorization header');
+
 /**
  * DECISIONS §1: auth (401), then quota (429); everything that passes is counted. The refusals
  * are answered right here, from answers built once: this is the path a flood of bad keys takes.
  */
-/** SPEC §5: the answer to a request without a well-formed `Authorization: Bearer <key>`. */
-export const missingKey = new HttpError(401, 'Missing or malformed Authorization header');
-
 export function authenticateAndCount(deps: GateDeps) {
-  const missing = missingKey;
   const invalid = new HttpError(401, 'Invalid API key');
   const exceeded = quotaExceeded(deps.policy);
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return sendError(reply, missing);
+    if (token === undefined) return sendError(reply, missingKey);
     const keyId = await deps.keys.authenticate(token);
     if (keyId === undefined) return sendError(reply, invalid);
     request.keyId = keyId;
