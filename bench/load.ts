@@ -6,17 +6,24 @@ export interface LoadResult {
   seconds: number;
   /** The latency in ms of every request sent in the window, as measured by the load generator. */
   latencies: number[];
-  /** Responses by status, as received. */
-  statuses: Map<number, number>;
+  /** Answers with a status of 400 or more. */
+  refused: number;
+  /** Requests that got no answer: a socket error, or no answer in time. */
   errors: number;
   /** CPU time the server process (and its workers) used during the window, in ms, when its pid was given. */
   serverCpuMs?: number;
   /**
-   * CPU time the load generator (autocannon, in this process) used during the window, in ms. It
-   * shares the machine's cores with the server and parses every answer in JavaScript, so what an
-   * answer costs it bounds the ratio as much as what it costs the server.
+   * CPU time the load generator (autocannon in this process, or wrk) used during the window, in
+   * ms. It shares the machine's cores with the server, so what an answer costs it bounds the
+   * ratio as much as what it costs the server.
    */
   generatorCpuMs: number;
+}
+
+/** autocannon's result, which also has every answer's exact status. */
+export interface CountedResult extends LoadResult {
+  /** Answers by status, as received. */
+  statuses: Map<number, number>;
 }
 
 export interface LoadSpec {
@@ -36,10 +43,12 @@ export interface LoadSpec {
   signal?: AbortSignal;
 }
 
-const CONNECTIONS = 50;
+export const CONNECTIONS = 50;
 
 /**
- * 50 keep-alive connections for a timed window (or a fixed number of requests).
+ * autocannon: 50 keep-alive connections for a timed window (or a fixed number of requests, every
+ * status read: the benchmark's exactness check; wrk-load.ts sends the timed windows where wrk is
+ * installed).
  *
  * Every request is encoded before the window opens. autocannon's per-request hook
  * (`setupRequest`) re-encodes each request as it is sent, which took ~13 µs of the load
@@ -47,7 +56,7 @@ const CONNECTIONS = 50;
  * pre-encoded requests reach 31k, so it measured the generator more than the server. Varied paths
  * are dealt out among the connections, each cycling through its own share.
  */
-export function load(spec: LoadSpec): Promise<LoadResult> {
+export function load(spec: LoadSpec): Promise<CountedResult> {
   const { path } = spec;
   const varied = typeof path === 'string' ? {} : dealtOut(path);
   return new Promise((resolve, reject) => {
@@ -77,6 +86,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
           seconds: result.duration - encodingSeconds,
           latencies,
           statuses,
+          refused: [...statuses].reduce((sum, [status, n]) => sum + (status >= 400 ? n : 0), 0),
           errors: result.errors,
           ...(cpuBefore === undefined ? {} : { serverCpuMs: cpuMs(spec.serverPid!) - cpuBefore }),
           generatorCpuMs: (generator.user + generator.system) / 1000,
@@ -114,16 +124,14 @@ function dealtOut(paths: readonly string[]): Pick<autocannon.Options, 'setupClie
   };
 }
 
-/** Several windows as one: requests, statuses and server CPU summed, latencies pooled. */
+/** Several windows as one: requests, refusals, errors and CPU summed, latencies pooled. */
 export function combine(results: LoadResult[]): LoadResult {
-  const statuses = new Map<number, number>();
-  for (const result of results) for (const [status, n] of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
   const cpuMeasured = results.length > 0 && results.every((r) => r.serverCpuMs !== undefined);
   return {
     requests: results.reduce((sum, r) => sum + r.requests, 0),
     seconds: results.reduce((sum, r) => sum + r.seconds, 0),
     latencies: results.flatMap((r) => r.latencies),
-    statuses,
+    refused: results.reduce((sum, r) => sum + r.refused, 0),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     generatorCpuMs: results.reduce((sum, r) => sum + r.generatorCpuMs, 0),
     ...(cpuMeasured ? { serverCpuMs: results.reduce((sum, r) => sum + r.serverCpuMs!, 0) } : {}),
