@@ -18,15 +18,6 @@ import { wrkInstalled, wrkLoad } from './wrk-load.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' }, generator: { type: 'string' } } });
 const quick = values.quick ?? false;
-/**
- * What sends the timed windows: wrk where it is installed, else autocannon (both as the issue
- * names them). autocannon parses every answer in JavaScript, on the same two cores as the server:
- * on the service's answers it spent ~40 µs of CPU each, and ran out before the servers did.
- * The exactness check is always autocannon's: it sends a fixed number and reads every status.
- */
-const generator = values.generator ?? (wrkInstalled() ? 'wrk' : 'autocannon');
-if (generator !== 'wrk' && generator !== 'autocannon') throw new Error(`--generator is wrk or autocannon, not ${generator}`);
-const timed: (spec: LoadSpec) => Promise<LoadResult> = generator === 'wrk' ? wrkLoad : load;
 /** Before each route; the first route of a server gets more, so its code is compiled before anything is measured. */
 const WARMUP = quick ? 1 : 2;
 const FIRST_WARMUP = quick ? 2 : 5;
@@ -45,6 +36,39 @@ const WINDOW = 1;
  * in order never finds one still cached: each is computed, as random amounts are meant to be.
  */
 const VARIED_PATHS = 40_000;
+/** A load generator for the timed windows, and how the report describes its way of sending and timing. */
+interface Generator {
+  load: (spec: LoadSpec) => Promise<LoadResult>;
+  /** As the report's machine line names it. */
+  named: string;
+  /** What the method says of its requests and its latencies. */
+  method: string;
+}
+
+/**
+ * What sends the timed windows: wrk where it is installed, else autocannon (both as the issue
+ * names them). autocannon parses every answer in JavaScript, on the same two cores as the server:
+ * on the service's answers it spent ~40 µs of CPU each, and ran out before the servers did.
+ * The exactness check is always autocannon's: it sends a fixed number and reads every status.
+ */
+const GENERATORS: Record<string, Generator> = {
+  wrk: {
+    load: wrkLoad,
+    named: 'wrk, one thread',
+    method: `Requests are formatted before each window (varied paths: ${VARIED_PATHS.toLocaleString('en')} drawn per route, sent in turn). Latency percentiles are over every answer of the service's windows, as wrk measured them before its correction for coordinated omission (the load is closed-loop: each connection sends its next request when answered, and the targets are for that).`,
+  },
+  autocannon: {
+    load,
+    named: 'autocannon',
+    method: `Requests are encoded before each window (varied paths: ${VARIED_PATHS.toLocaleString('en')} drawn per route, dealt out among the connections). Latency percentiles are over every request sent in the service's windows (a connection's first request, sent as it connects, is not timed).`,
+  },
+};
+const generator = ((name: string): Generator => {
+  const chosen = GENERATORS[name];
+  if (!chosen) throw new Error(`--generator is ${Object.keys(GENERATORS).join(' or ')}, not ${name}`);
+  return chosen;
+})(values.generator ?? (wrkInstalled() ? 'wrk' : 'autocannon'));
+const timed = generator.load;
 /** Durable writes timed before the run (0.15–0.5 ms each at p50 here, by the day). */
 const SYNC_PROBES = quick ? 500 : 2_000;
 const HISTORY = join(ROOT, '..', 'shared', 'data', 'eurofxref-hist.zip');
@@ -135,7 +159,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
   log(`${config.name}: listening after ${server.startMs.toFixed(0)} ms`);
   const baselineWindows: LoadResult[] = [];
   try {
-    const parse = config.judged && generator === 'autocannon' ? await answersParsed(server.url, baseline.url, key) : undefined;
+    const parse = config.judged && generator.load === load ? await answersParsed(server.url, baseline.url, key) : undefined;
     for (const [index, route] of config.routes.entries()) {
       const headers: Record<string, string> = route.auth ? { authorization: `Bearer ${key}` } : {};
       const path = typeof route.path === 'string' ? route.path : Array.from({ length: VARIED_PATHS }, route.path);
@@ -307,8 +331,8 @@ async function main(): Promise<void> {
         exactness: measured,
       }),
     },
-    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (${generator === 'wrk' ? 'wrk, one thread' : 'autocannon'}, 50 keep-alive connections) on the same machine`,
-    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. ${generator === 'wrk' ? `Requests are formatted before each window (varied paths: ${VARIED_PATHS.toLocaleString('en')} drawn per route, sent in turn). Latency percentiles are over every answer of the service's windows, as wrk measured them before its correction for coordinated omission (the load is closed-loop: each connection sends its next request when answered, and the targets are for that).` : `Requests are encoded before each window (varied paths: ${VARIED_PATHS.toLocaleString('en')} drawn per route, dealt out among the connections). Latency percentiles are over every request sent in the service's windows (a connection's first request, sent as it connects, is not timed).`} The quota's exactness check is autocannon's (a fixed number of requests, every status read).`,
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (${generator.named}, 50 keep-alive connections) on the same machine`,
+    method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. ${generator.method} The quota's exactness check is autocannon's (a fixed number of requests, every status read).`,
     seconds: (performance.now() - started) / 1000,
   });
   const out = values.out ?? join(ROOT, 'BENCHMARKS.md');

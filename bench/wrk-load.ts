@@ -40,9 +40,9 @@ end
 
 /**
  * One timed window of wrk (one thread, 50 keep-alive connections): the generator the issue names
- * beside autocannon, written in C. On this two-core machine it spent ~17 µs of CPU an answer
- * where autocannon spent ~40 µs on the service's answers and ~33 µs on the baseline's, so the
- * servers, not the generator, are what run out (README, "Benchmarks").
+ * beside autocannon, written in C. On this two-core machine it spent 13–16 µs of CPU per
+ * rates/latest answer of the service, where autocannon spent ~40 µs (and ~33 µs per answer of the
+ * bare server's), so the servers, not the generator, are what run out (README, "Benchmarks").
  *
  * wrk knows an answer's status only as below 400 or not, so `refused` is what it gives; the exact
  * statuses of a fixed number of requests are autocannon's (`load` with `amount`).
@@ -86,7 +86,7 @@ export function wrkLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /** The window's result from what the bash wrapper printed: the script's WRK line, then `times`. */
-export function readOutput(stdout: string, serverCpuMs: number | undefined): LoadResult {
+function readOutput(stdout: string, serverCpuMs: number | undefined): LoadResult {
   const line = stdout.split('\n').find((one) => one.startsWith('WRK '));
   const times = stdout.trimEnd().split('\n').at(-1)!;
   const cpu = [...times.matchAll(/(\d+)m([\d.]+)s/g)].map(([, minutes, seconds]) => Number(minutes) * 60_000 + Number(seconds) * 1000);

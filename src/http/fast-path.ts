@@ -121,7 +121,7 @@ export function fastPath(deps: FastPathDeps): (request: IncomingMessage, respons
     const known = asked && questions.withAmount(asked);
     if (known) return answer(endpoint, url, matched.params, known);
     const input = validateParts(endpoint.schema, matched.params, parseQuery(mark === -1 ? '' : url.slice(mark + 1)));
-    if (!input.ok) return { endpoint, refusal: refusal({ statusCode: 400, messages: input.messages, withErrorField: true }) };
+    if (!input.ok) return { endpoint, refusal: refusal(input.refusal) };
     if (asked) questions.remember(asked, input.query);
     return answer(endpoint, url, input.params, input.query);
   }

@@ -1,13 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
-import { sendError } from '../errors.js';
+import { sendError, type ErrorAnswer } from '../errors.js';
 
 export interface RouteSchemas {
   params?: ZodType;
   querystring?: ZodType;
 }
 
-export type Validated = { ok: true; params: unknown; query: unknown } | { ok: false; messages: string[] };
+/** What validation gives: the parts as parsed, or the 400 that lists every failed rule (both ways in send it as it is). */
+export type Validated = { ok: true; params: unknown; query: unknown } | { ok: false; refusal: ErrorAnswer };
 
 /**
  * Validates path and query together so one 400 lists every failed rule, path parameters first
@@ -25,7 +26,7 @@ export function validateParts(schemas: RouteSchemas, params: unknown, query: unk
     if (result.success) parsed[part] = result.data;
     else messages.push(...result.error.issues.map((issue) => issue.message));
   }
-  return messages.length > 0 ? { ok: false, messages } : { ok: true, ...parsed };
+  return messages.length > 0 ? { ok: false, refusal: { statusCode: 400, messages, withErrorField: true } } : { ok: true, ...parsed };
 }
 
 /**
@@ -34,7 +35,7 @@ export function validateParts(schemas: RouteSchemas, params: unknown, query: unk
  */
 export async function validateInput(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const result = validateParts((request.routeOptions.schema ?? {}) as RouteSchemas, request.params, request.query);
-  if (!result.ok) return sendError(reply, { statusCode: 400, messages: result.messages, withErrorField: true });
+  if (!result.ok) return sendError(reply, result.refusal);
   request.params = result.params;
   request.query = result.query;
   return undefined;
