@@ -78,7 +78,7 @@ export class ResponseCache {
     // whether to allocate an object straight in the old generation, and render()'s bodies mostly
     // die young (conversions are never cached). Had cached bodies kept render()'s site alive, V8
     // would tenure it, and every conversion's body would then start old and keep its text and
-    // ETag through young collections until a full one (see README, "Memory").
+    // ETag through young collections until a full one (see docs/performance.md, "Memory").
     this.entries.set(url, { text: body.text, encoding: body.encoding, byteLength: body.byteLength, etag: body.etag });
     this.heldBytes += size;
   }

@@ -35,7 +35,7 @@ export interface TurnBatchOptions {
  * rounds; without this, a round was the requests of one poll, and those arriving while it was
  * being handled waited through its sync to start the next (measured side by side, SQLite,
  * rates/latest: 0.50 → 0.55 of the bare baseline, 46.0 → 41.8 µs of CPU per answer, 21 → 35
- * requests per commit; README, "What makes the hot path fast").
+ * requests per commit; docs/performance.md, "What makes the hot path fast").
  */
 export class TurnBatch {
   private pending: PendingConsume[] = [];

@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../helpers/cli.js';
  * pretenuring, whose decisions, taken at random in the first seconds of load, left some servers
  * promoting every answer's objects at about half the throughput; and without Maglev, the compiler
  * Node.js 22 and later add between the baseline and the optimising one, whose code held ~13 MB more
- * at the same throughput on Node.js 24 (see README, "Memory").
+ * at the same throughput on Node.js 24 (see docs/performance.md, "Memory").
  * Every way of starting it must carry the flags, or the memory measured is not the memory users get.
  */
 const FLAGS = ['--max-semi-space-size=4', '--min-semi-space-size=4', '--heap-growing-percent=30', '--no-allocation-site-pretenuring', '--no-maglev'];

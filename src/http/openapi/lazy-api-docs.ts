@@ -7,7 +7,7 @@ const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 
 /**
  * The OpenAPI document and the Swagger UI reference, served by a second app that is built on the
  * first request for either. Loading @fastify/swagger, @fastify/swagger-ui, @fastify/static and
- * yaml at start took ~15 % of the time from spawn to first answer (README, "Benchmarks"), and most
+ * yaml at start took ~15 % of the time from spawn to first answer (docs/performance.md, "Runs"), and most
  * servers never serve a page of the reference; its first reader waits for that instead. `build`
  * makes the same app with the docs registered, so the document describes exactly the routes this
  * app has; its answer is passed on as it is, under this app's own common headers, access log line
