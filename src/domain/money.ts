@@ -97,6 +97,18 @@ export class ScaleFactor {
     return this.positiveMillionthsOf(value);
   }
 
+  /**
+   * positiveMillionthsOf's terms for a value at `scale`, split for 64-bit integer arithmetic
+   * (http/conversion-kernel.wat): with times = quotient·twiceDivisor + remainder, a value of `u`
+   * units scales to u·quotient + floor((u·remainder + divisor) / twiceDivisor) millionths, whose
+   * products are smaller than u·times. Undefined for a ratio that is not positive.
+   */
+  splitTerms(scale: number): SplitTerms | undefined {
+    if (!this.positive) return undefined;
+    const { times, divisor, twiceDivisor } = this.termsFor(scale);
+    return { quotient: times / twiceDivisor, remainder: times % twiceDivisor, divisor, twiceDivisor };
+  }
+
   /** millionthsOf for a value and ratio known not to be negative: floor((2N + D) / 2D) on the reduced terms. */
   private positiveMillionthsOf(value: Decimal): bigint {
     const { times, divisor, twiceDivisor } = this.termsFor(value.scale);
@@ -121,6 +133,13 @@ export class ScaleFactor {
     if (kept) this.terms[scale] = terms;
     return terms;
   }
+}
+
+export interface SplitTerms {
+  quotient: bigint;
+  remainder: bigint;
+  divisor: bigint;
+  twiceDivisor: bigint;
 }
 
 interface Terms {

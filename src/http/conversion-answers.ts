@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { decimal, isPositive, scaledBy, type Decimal, type ScaleFactor } from '../domain/money.js';
 import type { BulkConversion, Conversion, ConversionPlan } from '../domain/rate-queries.js';
+import { KernelTemplate } from './conversion-kernel.js';
 import { jsonString } from './json-string.js';
 import { Json } from './response-cache.js';
 
@@ -32,6 +33,12 @@ class AmountTemplate {
   /** Between consecutive results: `","rate":"…"},{"to":"JPY","result":"`; the last closes the answer. */
   private readonly afterResults: string[];
   private readonly tag: string;
+  /**
+   * The kernel's form of this template (conversion-kernel.ts): made on the second answer, as a
+   * question asked only once is not worth encoding; null where the kernel cannot write it.
+   */
+  private kernel: KernelTemplate | null | undefined;
+  private answers = 0;
 
   /** `shape`: the answer with MARKER as its amount and as each result, in the order of `factors`; the amount comes first. */
   constructor(
@@ -50,14 +57,18 @@ class AmountTemplate {
 
   /** The answer for `amountText` (a numeric string), whose value is `amount`. */
   answer(amountText: string, amount: Decimal): Json {
+    // The tag is base64url of fixed length and the amount a numeric string: no two pairs of them join alike.
+    const etag = amountText.length <= MAX_AMOUNT_IN_ETAG ? `"${this.tag}.${amountText}"` : undefined;
+    if (this.kernel === undefined && ++this.answers >= 2) this.kernel = KernelTemplate.of(this.head, this.afterAmount, this.afterResults, this.factors) ?? null;
+    const written = this.kernel?.answer(amountText);
+    if (written !== undefined) return new Json(written, etag);
     let json = this.head + jsonString(amountText) + this.afterAmount;
     const positive = isPositive(amount);
     for (let i = 0; i < this.factors.length; i++) {
       const factor = this.factors[i]!;
       json += (positive ? factor.ofPositive(amount) : scaledBy(amount, factor)) + this.afterResults[i]!;
     }
-    // The tag is base64url of fixed length and the amount a numeric string: no two pairs of them join alike.
-    return new Json(json, amountText.length <= MAX_AMOUNT_IN_ETAG ? `"${this.tag}.${amountText}"` : undefined);
+    return new Json(json, etag);
   }
 }
 
