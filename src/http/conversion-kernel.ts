@@ -18,15 +18,21 @@ interface WebAssemblyApi {
 
 const KERNEL_FILE = new URL('./conversion-kernel.wasm', import.meta.url);
 
+/**
+ * The kernel, or undefined where this Node.js has no WebAssembly (`--jitless` turns it off): the
+ * BigInt path then answers everything, as it did before the kernel. A missing binary is a broken
+ * build, and fails loudly instead.
+ */
 function loadKernel() {
+  const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
+  if (api === undefined) return undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(KERNEL_FILE);
   } catch (error) {
     throw new Error(`${fileURLToPath(KERNEL_FILE)} is missing: "npm run build" assembles it from conversion-kernel.wat`, { cause: error });
   }
-  const { Module, Instance } = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
-  const { exports } = new Instance(new Module(bytes));
+  const { exports } = new api.Instance(new api.Module(bytes));
   const layout = (name: string) => (exports[name] as { value: number }).value;
   return {
     answer: exports.answer as (template: number, amountLength: number) => number,
@@ -42,10 +48,11 @@ function loadKernel() {
   };
 }
 
-const kernel = loadKernel();
+type Kernel = NonNullable<ReturnType<typeof loadKernel>>;
+const loaded = loadKernel();
 
 /** Where the next template is placed in the kernel's arena. */
-let nextAt = kernel.arenaAt;
+let nextAt = loaded?.arenaAt ?? 0;
 /**
  * How many times the arena has started over. When a template does not fit, the arena starts
  * again from the beginning and every template placed before is placed anew on its next answer:
@@ -64,7 +71,10 @@ export class KernelTemplate {
   private at = 0;
   private round = -1;
 
-  private constructor(private readonly encoded: Buffer) {}
+  private constructor(
+    private readonly kernel: Kernel,
+    private readonly encoded: Buffer,
+  ) {}
 
   /**
    * The kernel's form of a template whose answer is `head`, the amount with its quotes,
@@ -72,6 +82,8 @@ export class KernelTemplate {
    * when the kernel cannot write it (a part not ASCII, a term past 64 bits, too large a body).
    */
   static of(head: string, afterAmount: string, afterResults: readonly string[], factors: readonly ScaleFactor[]): KernelTemplate | undefined {
+    if (loaded === undefined) return undefined;
+    const kernel = loaded;
     const parts = [head, afterAmount, ...afterResults];
     if (!parts.every((part) => ASCII.test(part))) return undefined;
     const fixedLength = parts.reduce((sum, part) => sum + part.length, 2);
@@ -113,11 +125,12 @@ export class KernelTemplate {
       align();
     }
     if (length > kernel.arenaEnd - kernel.arenaAt) return undefined;
-    return new KernelTemplate(Buffer.concat(chunks, length));
+    return new KernelTemplate(kernel, Buffer.concat(chunks, length));
   }
 
   /** The answer's text for `amountText` (a numeric string), or undefined when the kernel leaves it to BigInt. */
   answer(amountText: string): string | undefined {
+    const { kernel } = this;
     if (amountText.length > kernel.amountMax) return undefined;
     if (this.round !== round) this.place();
     kernel.memory.write(amountText, kernel.amountAt, 'latin1');
@@ -126,6 +139,7 @@ export class KernelTemplate {
   }
 
   private place(): void {
+    const { kernel } = this;
     if (nextAt + this.encoded.length > kernel.arenaEnd) {
       nextAt = kernel.arenaAt;
       round++;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { DEFAULT_TRACKED } from '../../src/domain/currencies.js';
 import { decimal, ScaleFactor, scaledBy } from '../../src/domain/money.js';
@@ -129,4 +130,29 @@ test('when one bulk question is asked again and again with amounts of up to 4 pl
     };
     assert.equal(bulkAnswer(plan, amount).text, JSON.stringify(plain), amount);
   }
+});
+
+test('when Node.js runs without WebAssembly (--jitless), then conversions are answered the BigInt way, the same bytes', () => {
+  const module = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  // A plan as conversionPlan makes one, answered three times: the kernel would take it from the second.
+  const script = `
+    const { decimal, ScaleFactor } = await import(${module('../../src/domain/money.js')});
+    const { bulkAnswer } = await import(${module('../../src/http/conversion-answers.js')});
+    const { KernelTemplate } = await import(${module('../../src/http/conversion-kernel.js')});
+    const factor = new ScaleFactor(decimal('161.45'), decimal('0.8571'));
+    const plan = { from: 'GBP', date: '2026-11-20', targets: [{ to: 'JPY', rate: '188.367757', factor }] };
+    const answers = ['12.5', '12.5', '99.99'].map((amount) => bulkAnswer(plan, amount).text);
+    process.stdout.write(JSON.stringify({ taken: KernelTemplate.of('{', ',', ['}'], [factor]) !== undefined, answers }));
+  `;
+  const out = execFileSync(process.execPath, ['--jitless', '--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const { taken, answers } = JSON.parse(out) as { taken: boolean; answers: string[] };
+  assert.equal(taken, false, 'no kernel without WebAssembly');
+  const factor = new ScaleFactor(decimal('161.45'), decimal('0.8571'));
+  const expected = (amount: string): BulkConversion => ({
+    from: 'GBP',
+    amount,
+    date: '2026-11-20',
+    conversions: [{ to: 'JPY', result: scaledBy(decimal(amount), factor), rate: '188.367757' }],
+  });
+  assert.deepEqual(answers, ['12.5', '12.5', '99.99'].map((amount) => JSON.stringify(expected(amount))));
 });
