@@ -66,14 +66,31 @@ const TERM_LIMIT = 1n << 63n;
 const RESULT_MAX = 21;
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** A conversion template as the kernel reads it (the layout is described in conversion-kernel.wat). */
+/** What `KernelTemplate.place` writes for these runs and targets: every template starts and ends 8-byte aligned. */
+function encodedSize(runs: readonly string[], targets: number, maxScale: number): number {
+  let size = aligned(4 + 4 + runs[0]!.length + 4 + runs[1]!.length);
+  for (let i = 0; i < targets; i++) size = aligned(size + (maxScale + 1) * 32 + 4 + runs[i + 2]!.length);
+  return size;
+}
+
+const aligned = (at: number) => (at + 7) & ~7;
+
+/**
+ * A conversion template as the kernel reads it (the layout is described in conversion-kernel.wat).
+ * It keeps only what its owner already holds (the parts and the factors) and writes itself into
+ * the arena again whenever the arena has started over, so a plan's template costs no memory of
+ * its own outside the arena.
+ */
 export class KernelTemplate {
   private at = 0;
   private round = -1;
 
   private constructor(
     private readonly kernel: Kernel,
-    private readonly encoded: Buffer,
+    /** The answer up to the amount's opening quote, from its closing quote to the first result, then what follows each result. */
+    private readonly runs: readonly string[],
+    private readonly factors: readonly ScaleFactor[],
+    private readonly size: number,
   ) {}
 
   /**
@@ -83,72 +100,63 @@ export class KernelTemplate {
    */
   static of(head: string, afterAmount: string, afterResults: readonly string[], factors: readonly ScaleFactor[]): KernelTemplate | undefined {
     if (loaded === undefined) return undefined;
-    const kernel = loaded;
-    const parts = [head, afterAmount, ...afterResults];
-    if (!parts.every((part) => ASCII.test(part))) return undefined;
-    const fixedLength = parts.reduce((sum, part) => sum + part.length, 2);
-    if (fixedLength + kernel.amountMax + RESULT_MAX * factors.length > kernel.bodyMax) return undefined;
-
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const push = (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-    };
-    const run = (text: string) => {
-      const chunk = Buffer.alloc(4 + text.length);
-      chunk.writeInt32LE(text.length, 0);
-      chunk.write(text, 4, 'latin1');
-      push(chunk);
-    };
-    const align = () => push(Buffer.alloc((8 - (length % 8)) % 8));
-
-    const count = Buffer.alloc(4);
-    count.writeInt32LE(factors.length, 0);
-    push(count);
-    run(`${head}"`);
-    run(`"${afterAmount}`);
-    align();
-    for (const [i, factor] of factors.entries()) {
-      const terms = Buffer.alloc((kernel.maxScale + 1) * 32);
-      for (let scale = 0; scale <= kernel.maxScale; scale++) {
-        const split = factor.splitTerms(scale);
-        if (!split) return undefined;
-        const words = [split.quotient, split.remainder, split.divisor, split.twiceDivisor];
-        for (const [j, word] of words.entries()) {
-          if (word >= TERM_LIMIT) return undefined;
-          terms.writeBigUInt64LE(word, scale * 32 + j * 8);
-        }
-      }
-      push(terms);
-      run(afterResults[i]!);
-      align();
-    }
-    if (length > kernel.arenaEnd - kernel.arenaAt) return undefined;
-    return new KernelTemplate(kernel, Buffer.concat(chunks, length));
+    const runs = [`${head}"`, `"${afterAmount}`, ...afterResults];
+    if (runs.length !== factors.length + 2 || !runs.every((run) => ASCII.test(run))) return undefined;
+    const fixedLength = runs.reduce((sum, run) => sum + run.length, 0);
+    if (fixedLength + loaded.amountMax + RESULT_MAX * factors.length > loaded.bodyMax) return undefined;
+    const size = encodedSize(runs, factors.length, loaded.maxScale);
+    if (size > loaded.arenaEnd - loaded.arenaAt) return undefined;
+    const template = new KernelTemplate(loaded, runs, factors, size);
+    return template.place() ? template : undefined;
   }
 
   /** The answer's text for `amountText` (a numeric string), or undefined when the kernel leaves it to BigInt. */
   answer(amountText: string): string | undefined {
     const { kernel } = this;
     if (amountText.length > kernel.amountMax) return undefined;
-    if (this.round !== round) this.place();
+    if (this.round !== round && !this.place()) return undefined;
     kernel.memory.write(amountText, kernel.amountAt, 'latin1');
     const length = kernel.answer(this.at, amountText.length);
     return length === 0 ? undefined : kernel.memory.toString('latin1', kernel.bodyAt, kernel.bodyAt + length);
   }
 
-  private place(): void {
-    const { kernel } = this;
-    if (nextAt + this.encoded.length > kernel.arenaEnd) {
+  /** Writes the template at the arena's next place (starting the arena over if it does not fit); false if a term is past 64 bits. */
+  private place(): boolean {
+    const { kernel, runs, factors, size } = this;
+    const { memory } = kernel;
+    if (nextAt + size > kernel.arenaEnd) {
       nextAt = kernel.arenaAt;
       round++;
     }
-    this.encoded.copy(kernel.memory, nextAt);
+    let at = nextAt;
+    const run = (text: string) => {
+      memory.writeInt32LE(text.length, at);
+      memory.write(text, at + 4, 'latin1');
+      at += 4 + text.length;
+    };
+    memory.writeInt32LE(factors.length, at);
+    at += 4;
+    run(runs[0]!);
+    run(runs[1]!);
+    at = aligned(at);
+    for (const [i, factor] of factors.entries()) {
+      for (let scale = 0; scale <= kernel.maxScale; scale++) {
+        const split = factor.splitTerms(scale);
+        if (!split) return false;
+        for (const word of [split.quotient, split.remainder, split.divisor, split.twiceDivisor]) {
+          if (word >= TERM_LIMIT) return false;
+          memory.writeBigUInt64LE(word, at);
+          at += 8;
+        }
+      }
+      run(runs[i + 2]!);
+      at = aligned(at);
+    }
+    if (at !== nextAt + size) throw new Error(`a kernel template took ${at - nextAt} bytes, not the ${size} reckoned`);
     this.at = nextAt;
     this.round = round;
-    // Encoded lengths are multiples of 8, so the next template is aligned too.
-    nextAt += this.encoded.length;
+    nextAt += size;
+    return true;
   }
 }
 
