@@ -3,6 +3,9 @@
  * with `units` a BigInt, so nothing is ever a binary float. Conversions multiply and divide
  * exactly and round once, half-up, to the 6 places shown. (big.js did the same at 5–6 µs per
  * division; a 25-target bulk conversion needs 50 of them. BigInt does one in well under 1 µs.)
+ * Conversion answers are mostly written by http/conversion-kernel.wat, which does the same
+ * scaling from `splitTerms` in 64-bit integers, checked not to overflow, and leaves to this
+ * module whatever would.
  */
 export interface Decimal {
   readonly units: bigint;
