@@ -5,7 +5,7 @@ import type { ScaleFactor } from '../domain/money.js';
 /**
  * Conversion answers written by the WebAssembly kernel (conversion-kernel.wat, assembled by the
  * build into conversion-kernel.wasm beside this file): the same bytes as the BigInt path of
- * conversion-answers.ts, at about a fifth less CPU per 25-target bulk answer in the server
+ * conversion-answers.ts, at about a quarter less CPU per 25-target bulk answer in the server
  * (docs/performance.md). An answer the kernel leaves (an amount with more than 18 digits or
  * more places than it has terms for, a product past 64 bits) is answered by that path.
  */
@@ -66,10 +66,40 @@ const TERM_LIMIT = 1n << 63n;
 const RESULT_MAX = 21;
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** What `KernelTemplate.place` writes for these runs and targets: every template starts and ends 8-byte aligned. */
-function encodedSize(runs: readonly string[], targets: number, maxScale: number): number {
+/** Bytes of one target's terms: (maxScale + 1) amount scales × 4 little-endian u64. */
+const termsSize = (kernel: Kernel) => (kernel.maxScale + 1) * 32;
+
+/**
+ * Each factor's terms as the kernel reads them, or null when one is past 64 bits. Encoded once
+ * per factor, which every plan of its day and pair shares: turning BigInts into bytes
+ * (`writeBigUInt64LE`) was nine tenths of writing a template, and the arena makes templates
+ * write themselves again each time it starts over.
+ */
+const encodedTerms = new WeakMap<ScaleFactor, Buffer | null>();
+
+function termsOf(kernel: Kernel, factor: ScaleFactor): Buffer | null {
+  let terms = encodedTerms.get(factor);
+  if (terms !== undefined) return terms;
+  terms = Buffer.alloc(termsSize(kernel));
+  for (let scale = 0; scale <= kernel.maxScale && terms; scale++) {
+    const split = factor.splitTerms(scale);
+    const words = split ? [split.quotient, split.remainder, split.divisor, split.twiceDivisor] : [TERM_LIMIT];
+    for (const [i, word] of words.entries()) {
+      if (word >= TERM_LIMIT) {
+        terms = null;
+        break;
+      }
+      terms.writeBigUInt64LE(word, scale * 32 + i * 8);
+    }
+  }
+  encodedTerms.set(factor, terms);
+  return terms;
+}
+
+/** What `KernelTemplate.place` writes for these runs: every template starts and ends 8-byte aligned. */
+function encodedSize(kernel: Kernel, runs: readonly string[]): number {
   let size = aligned(4 + 4 + runs[0]!.length + 4 + runs[1]!.length);
-  for (let i = 0; i < targets; i++) size = aligned(size + (maxScale + 1) * 32 + 4 + runs[i + 2]!.length);
+  for (let i = 2; i < runs.length; i++) size = aligned(size + termsSize(kernel) + 4 + runs[i]!.length);
   return size;
 }
 
@@ -77,9 +107,9 @@ const aligned = (at: number) => (at + 7) & ~7;
 
 /**
  * A conversion template as the kernel reads it (the layout is described in conversion-kernel.wat).
- * It keeps only what its owner already holds (the parts and the factors) and writes itself into
- * the arena again whenever the arena has started over, so a plan's template costs no memory of
- * its own outside the arena.
+ * It keeps only its parts, which its owner holds too, and its targets' shared terms, and writes
+ * itself into the arena again whenever the arena has started over, so a plan's template costs
+ * no memory of its own outside the arena.
  */
 export class KernelTemplate {
   private at = 0;
@@ -89,7 +119,8 @@ export class KernelTemplate {
     private readonly kernel: Kernel,
     /** The answer up to the amount's opening quote, from its closing quote to the first result, then what follows each result. */
     private readonly runs: readonly string[],
-    private readonly factors: readonly ScaleFactor[],
+    /** Each target's terms, in the order of its result. */
+    private readonly terms: readonly Buffer[],
     private readonly size: number,
   ) {}
 
@@ -99,30 +130,36 @@ export class KernelTemplate {
    * when the kernel cannot write it (a part not ASCII, a term past 64 bits, too large a body).
    */
   static of(head: string, afterAmount: string, afterResults: readonly string[], factors: readonly ScaleFactor[]): KernelTemplate | undefined {
-    if (loaded === undefined) return undefined;
+    const kernel = loaded;
+    if (kernel === undefined) return undefined;
     const runs = [`${head}"`, `"${afterAmount}`, ...afterResults];
     if (runs.length !== factors.length + 2 || !runs.every((run) => ASCII.test(run))) return undefined;
     const fixedLength = runs.reduce((sum, run) => sum + run.length, 0);
-    if (fixedLength + loaded.amountMax + RESULT_MAX * factors.length > loaded.bodyMax) return undefined;
-    const size = encodedSize(runs, factors.length, loaded.maxScale);
-    if (size > loaded.arenaEnd - loaded.arenaAt) return undefined;
-    const template = new KernelTemplate(loaded, runs, factors, size);
-    return template.place() ? template : undefined;
+    if (fixedLength + kernel.amountMax + RESULT_MAX * factors.length > kernel.bodyMax) return undefined;
+    const size = encodedSize(kernel, runs);
+    if (size > kernel.arenaEnd - kernel.arenaAt) return undefined;
+    const terms: Buffer[] = [];
+    for (const factor of factors) {
+      const encoded = termsOf(kernel, factor);
+      if (!encoded) return undefined;
+      terms.push(encoded);
+    }
+    return new KernelTemplate(kernel, runs, terms, size);
   }
 
   /** The answer's text for `amountText` (a numeric string), or undefined when the kernel leaves it to BigInt. */
   answer(amountText: string): string | undefined {
     const { kernel } = this;
     if (amountText.length > kernel.amountMax) return undefined;
-    if (this.round !== round && !this.place()) return undefined;
+    if (this.round !== round) this.place();
     kernel.memory.write(amountText, kernel.amountAt, 'latin1');
     const length = kernel.answer(this.at, amountText.length);
     return length === 0 ? undefined : kernel.memory.toString('latin1', kernel.bodyAt, kernel.bodyAt + length);
   }
 
-  /** Writes the template at the arena's next place (starting the arena over if it does not fit); false if a term is past 64 bits. */
-  private place(): boolean {
-    const { kernel, runs, factors, size } = this;
+  /** Writes the template at the arena's next place, starting the arena over if it does not fit. */
+  private place(): void {
+    const { kernel, runs, terms, size } = this;
     const { memory } = kernel;
     if (nextAt + size > kernel.arenaEnd) {
       nextAt = kernel.arenaAt;
@@ -134,21 +171,14 @@ export class KernelTemplate {
       memory.write(text, at + 4, 'latin1');
       at += 4 + text.length;
     };
-    memory.writeInt32LE(factors.length, at);
+    memory.writeInt32LE(terms.length, at);
     at += 4;
     run(runs[0]!);
     run(runs[1]!);
     at = aligned(at);
-    for (const [i, factor] of factors.entries()) {
-      for (let scale = 0; scale <= kernel.maxScale; scale++) {
-        const split = factor.splitTerms(scale);
-        if (!split) return false;
-        for (const word of [split.quotient, split.remainder, split.divisor, split.twiceDivisor]) {
-          if (word >= TERM_LIMIT) return false;
-          memory.writeBigUInt64LE(word, at);
-          at += 8;
-        }
-      }
+    for (const [i, encoded] of terms.entries()) {
+      memory.set(encoded, at);
+      at += encoded.length;
       run(runs[i + 2]!);
       at = aligned(at);
     }
@@ -156,7 +186,6 @@ export class KernelTemplate {
     this.at = nextAt;
     this.round = round;
     nextAt += size;
-    return true;
   }
 }
 

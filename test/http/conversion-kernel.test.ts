@@ -92,9 +92,10 @@ test('when an amount or a product is past what the kernel computes in 64 bits, t
   assert.equal(template.answer('12.5'), `${HEAD}"12.5"${AFTER_AMOUNT}${scaledBy(decimal('12.5'), factor('16000.12', '0.8571'))}"]}`);
 });
 
-test('when a template has a part that is not ASCII or a ratio that is not positive, then the kernel does not take it', () => {
+test('when a template has a part that is not ASCII, a ratio that is not positive or a term past 64 bits, then the kernel does not take it', () => {
   assert.equal(KernelTemplate.of('{"café":', AFTER_AMOUNT, separators(1), [factor('1', '2')]), undefined);
   assert.equal(KernelTemplate.of(HEAD, AFTER_AMOUNT, separators(1), [factor('-1', '2')]), undefined);
+  assert.equal(KernelTemplate.of(HEAD, AFTER_AMOUNT, separators(1), [factor('123456789012345678901234567', '3')]), undefined, 'a term past 2^63');
 });
 
 test('when more templates are answered than the arena holds, then it starts over and every template is placed again, answering right', () => {
