@@ -7,6 +7,7 @@ import { conversionPlan, type BulkConversion } from '../../src/domain/rate-queri
 import { bulkAnswer } from '../../src/http/conversion-answers.js';
 import { arenaRounds, KernelTemplate } from '../../src/http/conversion-kernel.js';
 import { fullHistoryView } from '../helpers/full-history-view.js';
+import { kernelAmount as amountOf } from '../helpers/kernel-amounts.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 const HEAD = '{"amount":';
@@ -27,17 +28,6 @@ function kernelOf(factors: readonly ScaleFactor[]): { template: KernelTemplate; 
 }
 
 const factor = (numerator: string, denominator: string) => new ScaleFactor(decimal(numerator), decimal(denominator));
-
-/** Amounts of 1 to `maxDigits` digits with 0 to 4 places, sometimes signed '+' or written '.5'. */
-function amountOf(random: () => number, maxDigits: number): string {
-  const digits = 1 + Math.floor(random() * maxDigits);
-  let text = '';
-  for (let i = 0; i < digits; i++) text += String(Math.floor(random() * 10));
-  if (/^0+$/.test(text)) text = `${text.slice(0, -1)}7`;
-  const places = Math.min(Math.floor(random() * 5), digits);
-  if (places > 0) text = `${text.slice(0, digits - places)}.${text.slice(digits - places)}`;
-  return random() < 0.05 ? `+${text}` : text;
-}
 
 test('when the kernel writes answers from real rates of days across the history, then every byte equals the BigInt path\'s', async (t) => {
   const { view } = await fullHistoryView(t);

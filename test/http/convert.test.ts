@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { expectError, expectJson, MSG, unknownCurrency } from '../helpers/http-expect.js';
 import { convertExact, convertViaRoundedRate, crossRate, formatHalfUp6, parseDecimal, type EcbDay } from '../helpers/oracle.js';
+import { kernelAmount } from '../helpers/kernel-amounts.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -201,14 +203,11 @@ test('oracle: every pair, many amounts', async (t) => {
     }
   });
   await t.test('when one bulk question is asked again with amounts of up to 4 places and 18 digits (the conversion kernel\'s), then each result is the exact one, rounded once', async () => {
-    let seed = 20261125n;
-    const next = (bound: bigint) => (seed = (seed * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n) % bound;
+    const random = seededRandom(20261125);
     for (const from of codes) {
       for (let i = 0; i < 100; i++) {
-        const digits = (next(10n ** (next(18n) + 1n)) + 1n).toString();
-        const places = Math.min(Number(next(5n)), digits.length);
-        const amount = places === 0 ? digits : `${digits.slice(0, digits.length - places)}.${digits.slice(digits.length - places)}`;
-        const answer = await read(await server.get(`${V1}/convert/bulk?from=${from}&amount=${amount}&to=${codes.join(',')}`));
+        const amount = kernelAmount(random, 18);
+        const answer = await read(await server.get(`${V1}/convert/bulk?from=${from}&amount=${encodeURIComponent(amount)}&to=${codes.join(',')}`));
         assert.deepEqual(
           (answer.json as { conversions: unknown }).conversions,
           codes.map((to) => ({ to, result: convertExact(LATEST, from, to, amount), rate: crossRate(LATEST, from, to) })),
