@@ -3,7 +3,7 @@
 ;; template's fixed parts. conversion-kernel.ts encodes the templates and reads the answers; it
 ;; falls back to the BigInt arithmetic of domain/money.ts whenever `answer` returns 0.
 ;;
-;; Why WebAssembly: a bulk answer made in JavaScript from 25 BigInt results and some 80 joined
+;; Why WebAssembly: a bulk answer made in JavaScript from 25 BigInt results and about 100 joined
 ;; strings spent two fifths of its instructions on them (docs/performance.md). Here the results
 ;; are integers in registers and the body is written in place, in one pass; JavaScript reads it
 ;; out as one flat string. The arithmetic is integer only: no float anywhere.
