@@ -36,8 +36,8 @@ export async function startServer(
   config: Config,
   log: FastifyBaseLogger,
   clock: Clock = systemClock,
-  /** Production leaves these out. Tests of the timeouts shorten the limits; equivalence tests turn the fast path off. */
-  tuning: { httpLimits?: HttpLimits; fastPath?: boolean } = {},
+  /** Production leaves this out; tests of the timeouts shorten the limits. */
+  tuning: { httpLimits?: HttpLimits } = {},
 ): Promise<RunningServer> {
   const stores = await openStores({
     databaseUrl: config.databaseUrl,

@@ -13,3 +13,11 @@ export class NoDataError extends Error {
     super(date ? `No exchange rate data available for ${date}` : 'No exchange rate data has been ingested yet');
   }
 }
+
+/** DECISIONS §1.5: a well-formed amount that is zero or negative. */
+export class AmountNotPositiveError extends Error {
+  override name = 'AmountNotPositiveError';
+  constructor() {
+    super('amount must be a positive number');
+  }
+}

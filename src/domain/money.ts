@@ -1,11 +1,9 @@
+import { AmountNotPositiveError } from './errors.js';
+
 /**
  * Exact decimal arithmetic for every money path, on scaled integers: a value is `units / 10^scale`
  * with `units` a BigInt, so nothing is ever a binary float. Conversions multiply and divide
- * exactly and round once, half-up, to the 6 places shown. (big.js did the same at 5–6 µs per
- * division; a 25-target bulk conversion needs 50 of them. BigInt does one in well under 1 µs.)
- * Conversion answers are mostly written by http/conversion-kernel.wat, which does the same
- * scaling from `splitTerms` in 64-bit integers, checked not to overflow, and leaves to this
- * module whatever would.
+ * exactly and round once, half-up (ties away from zero), to the 6 places shown.
  */
 export interface Decimal {
   readonly units: bigint;
@@ -37,6 +35,13 @@ export function isPositive(value: Decimal): boolean {
   return value.units > 0n;
 }
 
+/** A conversion's amount (already a numeric string), parsed; zero or negative is refused. */
+export function positiveAmount(text: string): Decimal {
+  const value = decimal(text);
+  if (!isPositive(value)) throw new AmountNotPositiveError();
+  return value;
+}
+
 /** n / d (d > 0) rounded half-up (ties away from zero) to an integer. */
 function roundedQuotient(n: bigint, d: bigint): bigint {
   const negative = n < 0n;
@@ -48,110 +53,54 @@ function roundedQuotient(n: bigint, d: bigint): bigint {
 
 /** An integer count of millionths as a fixed 6-place string, never in exponent notation. */
 function formatMillionths(millionths: bigint): string {
-  return millionths < 0n ? `-${formatUnsigned(-millionths)}` : formatUnsigned(millionths);
-}
-
-/** formatMillionths of a count known not to be negative. */
-function formatUnsigned(millionths: bigint): string {
-  const digits = millionths.toString();
+  const negative = millionths < 0n;
+  const digits = (negative ? -millionths : millionths).toString();
   const cut = digits.length - SHOWN_DECIMALS;
-  return cut > 0 ? digits.slice(0, cut) + '.' + digits.slice(cut) : `0.${digits.padStart(SHOWN_DECIMALS, '0')}`;
+  const text = cut > 0 ? digits.slice(0, cut) + '.' + digits.slice(cut) : `0.${digits.padStart(SHOWN_DECIMALS, '0')}`;
+  return negative ? `-${text}` : text;
 }
 
 /**
- * numerator / denominator prepared for repeated scaling: the parts of the computation that do not
- * depend on the value, taken once (a day's rate pair serves every conversion of that pair).
+ * numerator / denominator (denominator positive) prepared for repeated scaling: a day's rate pair
+ * serves every conversion of that pair, so what does not depend on the value is taken once.
  */
 export class ScaleFactor {
-  /** 2 · numerator.units · 10^(denominator.scale + 6) */
-  private readonly twiceTimes: bigint;
+  /** numerator.units · 10^(denominator.scale + 6) */
+  private readonly times: bigint;
   /** denominator.units · 10^numerator.scale */
   private readonly over: bigint;
-  /** By the value's scale, the terms of the positive case's division (see `millionthsOf`), for the scales amounts come in. */
-  private readonly terms: Terms[] = [];
-  /** The exact ratio, as text: two factors scale every value alike exactly when these are equal. */
-  readonly exact: string;
-  /** Whether the ratio is positive, as every ratio of two rates is. */
-  private readonly positive: boolean;
+  /** By the value's scale: the division's terms, reduced by their common divisor. */
+  private readonly terms: { times: bigint; divisor: bigint }[] = [];
 
   constructor(numerator: Decimal, denominator: Decimal) {
-    this.twiceTimes = 2n * numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
+    if (denominator.units <= 0n) throw new RangeError('a scale factor needs a positive denominator');
+    this.times = numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
     this.over = denominator.units * pow10(numerator.scale);
-    this.exact = `${numerator.units}e-${numerator.scale}/${denominator.units}e-${denominator.scale}`;
-    this.positive = numerator.units > 0n && denominator.units > 0n;
   }
 
-  /**
-   * scaledBy for a value the caller knows to be positive, as a conversion's amount is: the sign
-   * tests of the general case are BigInt comparisons, each a call into V8's runtime, and a bulk
-   * conversion made three of them for each of its 25 results.
-   */
-  ofPositive(value: Decimal): string {
-    return this.positive ? formatUnsigned(this.positiveMillionthsOf(value)) : scaledBy(value, this);
-  }
-
-  /**
-   * value × factor in millionths, rounded half-up: (v·n·10^sd) / (d·10^(sv+sn)), ×10^6. For a
-   * positive quotient N/D, floor((2N + D) / 2D) is N/D rounded half-up in one division (a bulk
-   * conversion does 25 of these per answer; three BigInt operations instead of seven).
-   */
+  /** value × factor in millionths, rounded half-up once. */
   millionthsOf(value: Decimal): bigint {
-    if (value.units < 0n || this.twiceTimes < 0n) return roundedQuotient((value.units * this.twiceTimes) / 2n, this.over * pow10(value.scale));
-    return this.positiveMillionthsOf(value);
+    const { times, divisor } = this.termsFor(value.scale);
+    return roundedQuotient(value.units * times, divisor);
   }
 
   /**
-   * positiveMillionthsOf's terms for a value at `scale`, split for 64-bit integer arithmetic
-   * (http/conversion-kernel.wat): with times = quotient·twiceDivisor + remainder, a value of `u`
-   * units scales to u·quotient + floor((u·remainder + divisor) / twiceDivisor) millionths, whose
-   * products are smaller than u·times. Undefined for a ratio that is not positive.
+   * The terms for a value at `scale`, divided by their greatest common divisor (powers of ten
+   * mostly cancel), which keeps the products small; amounts come in few scales, so they are kept.
    */
-  splitTerms(scale: number): SplitTerms | undefined {
-    if (!this.positive) return undefined;
-    const { times, divisor, twiceDivisor } = this.termsFor(scale);
-    return { quotient: times / twiceDivisor, remainder: times % twiceDivisor, divisor, twiceDivisor };
-  }
-
-  /** millionthsOf for a value and ratio known not to be negative: floor((2N + D) / 2D) on the reduced terms. */
-  private positiveMillionthsOf(value: Decimal): bigint {
-    const { times, divisor, twiceDivisor } = this.termsFor(value.scale);
-    return (value.units * times + divisor) / twiceDivisor;
-  }
-
-  /**
-   * 2N = v·times and D = divisor, both divided by their greatest common divisor, which leaves
-   * the quotient as it was. Unreduced, v·times of an amount with cents is ~10^23, a two-word
-   * BigInt; reduced (powers of ten mostly cancel), it usually fits one 64-bit word, where V8's
-   * BigInt operations are cheaper (the three of a scaling, alone: 48 → 11 ns; with ofPositive's
-   * sign tests gone too, a bulk answer's 25 results and their formatting: 2.9 → 2.55 µs).
-   */
-  private termsFor(scale: number): Terms {
+  private termsFor(scale: number): { times: bigint; divisor: bigint } {
     const known = this.terms[scale];
     if (known) return known;
     const divisor = this.over * pow10(scale);
-    // Reducing costs a Euclid's algorithm: worth it for the scales that are kept.
-    const kept = scale <= 12;
-    const common = kept ? gcd(this.twiceTimes, divisor) : 1n;
-    const terms = { times: this.twiceTimes / common, divisor: divisor / common, twiceDivisor: (2n * divisor) / common };
-    if (kept) this.terms[scale] = terms;
+    const common = gcd(this.times < 0n ? -this.times : this.times, divisor);
+    const terms = { times: this.times / common, divisor: divisor / common };
+    // A scale past any amount's limit (12 places) is computed but not kept.
+    if (scale <= 12) this.terms[scale] = terms;
     return terms;
   }
 }
 
-export interface SplitTerms {
-  quotient: bigint;
-  remainder: bigint;
-  divisor: bigint;
-  twiceDivisor: bigint;
-}
-
-interface Terms {
-  times: bigint;
-  divisor: bigint;
-  twiceDivisor: bigint;
-}
-
-/** Greatest common divisor of two positive integers. */
+/** Greatest common divisor of two integers, b positive. */
 function gcd(a: bigint, b: bigint): bigint {
   while (b !== 0n) [a, b] = [b, a % b];
   return a;

@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { ratioRounded, ScaleFactor, type Decimal } from './money.js';
+import { ratioRounded, ScaleFactor, scaledBy, type Decimal } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -136,9 +136,6 @@ export interface ConversionPlan {
 /**
  * Plans by snapshot, then by `from` and `to` as asked: the same conversion question comes back
  * with new amounts all day, and its codes are checked, its day found and its pairs prepared only once.
- * Two levels rather than one joined key: a question asked again through the fast path hands over
- * the same strings (it reuses the question's validated query), whose hashes V8 keeps, where a
- * joined key would be a new string to hash on every request.
  */
 const plans = new WeakMap<RatesSnapshot, { size: number; byFrom: Map<string, Map<string, ConversionPlan>> }>();
 
@@ -174,4 +171,20 @@ export function conversionPlan(snapshot: RatesSnapshot, tracked: TrackedCurrenci
   ofFrom.set(to, plan);
   ofSnapshot.size++;
   return plan;
+}
+
+/** GET /convert's answer: `amountText` echoed as sent, `amount` its value; the plan has one target. */
+export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal): Conversion {
+  const target = plan.targets[0]!;
+  return { from: plan.from, to: target.to, amount: amountText, result: scaledBy(amount, target.factor), rate: target.rate, date: plan.date };
+}
+
+/** GET /convert/bulk's answer: one entry per distinct target, in the order asked. */
+export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal): BulkConversion {
+  return {
+    from: plan.from,
+    amount: amountText,
+    date: plan.date,
+    conversions: plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate })),
+  };
 }

@@ -10,7 +10,6 @@ export const MESSAGES = {
   toMin: 'to must contain at least 1 currency code',
   toMax: 'to must contain at most 25 currency codes',
   amount: 'amount must be a numeric string',
-  amountPositive: 'amount must be a positive number',
   base: 'base must be a 3-letter currency code',
   symbols: 'symbols must be a comma-separated list of 3-letter currency codes',
   date: 'date must be a valid calendar date in YYYY-MM-DD format',

@@ -21,11 +21,6 @@ export class KeyCache {
     return true;
   }
 
-  /** The id of a key this cache holds, by its hash (`hashApiKey`), without asking the store; undefined when not held here. */
-  heldIdOfHash(hash: string): number | undefined {
-    return this.byHash.get(hash);
-  }
-
   /** The key's id, or undefined for an unknown or revoked key. */
   async authenticate(key: string): Promise<number | undefined> {
     const hash = hashApiKey(key);

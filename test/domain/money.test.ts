@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimal, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
+import { AmountNotPositiveError } from '../../src/domain/errors.js';
+import { decimal, positiveAmount, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
 import { divide, formatHalfUp6, multiply, parseDecimal } from '../helpers/oracle.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -24,11 +25,9 @@ function* randomFactors(random: () => number, count: number) {
   }
 }
 
-/** Every way the service scales `value` by `factor` (a positive value also by the conversions' own path) gives `want`. */
+/** Scaling `value` by `factor` gives `want`. */
 function assertScaled(value: string, numerator: string, denominator: string, factor: ScaleFactor, want: string): void {
-  const what = `${value} × ${numerator} / ${denominator}`;
-  assert.equal(scaledBy(decimal(value), factor), want, what);
-  if (decimal(value).units > 0n) assert.equal(factor.ofPositive(decimal(value)), want, `${what}, as a positive amount`);
+  assert.equal(scaledBy(decimal(value), factor), want, `${value} × ${numerator} / ${denominator}`);
 }
 
 test('when values are scaled by a prepared factor, then every result equals the exact product rounded once half-up', () => {
@@ -74,4 +73,10 @@ test('when a result lies exactly halfway between two millionths, then it rounds 
     assert.equal(expected(value, numerator, denominator), want, `the oracle agrees on ${value} × ${numerator} / ${denominator}`);
     assertScaled(value, numerator, denominator, new ScaleFactor(decimal(numerator), decimal(denominator)), want);
   }
+});
+
+test('when an amount is zero or negative, then positiveAmount refuses it; when positive, then it is parsed exactly', () => {
+  for (const text of ['0', '0.00', '-2', '-0.000001', '+0', '.0']) assert.throws(() => positiveAmount(text), AmountNotPositiveError, text);
+  assert.deepEqual(positiveAmount('+12.50'), { units: 1250n, scale: 2 });
+  assert.deepEqual(positiveAmount('.5'), { units: 5n, scale: 1 });
 });

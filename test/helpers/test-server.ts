@@ -41,8 +41,6 @@ export interface TestServerOptions {
   ingest?: string[];
   env?: Record<string, string>;
   clock?: Clock;
-  /** False: every request through Fastify (for comparing the two ways in). */
-  fastPath?: boolean;
 }
 
 export { tempDir };
@@ -51,7 +49,7 @@ export { tempDir };
  * The production server, configured through the same loader as `serve`, on a random port of
  * 127.0.0.1, without network ingestion or schedule, quiet, and refreshing every 200 ms.
  */
-export async function startProductionServer(env: Record<string, string>, clock?: Clock, fastPath = true): Promise<{ server: RunningServer; url: string }> {
+export async function startProductionServer(env: Record<string, string>, clock?: Clock): Promise<{ server: RunningServer; url: string }> {
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -61,7 +59,7 @@ export async function startProductionServer(env: Record<string, string>, clock?:
     REFRESH_INTERVAL_MS: '200',
     ...env,
   });
-  const server = await startServer(config, pino({ level: 'silent' }), clock, { fastPath });
+  const server = await startServer(config, pino({ level: 'silent' }), clock);
   const address = server.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   return { server, url: `http://127.0.0.1:${address.port}` };
@@ -81,7 +79,7 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   }
   await stores.close();
 
-  const { server, url } = await startProductionServer({ ...backend.env, ...options.env }, options.clock, options.fastPath);
+  const { server, url } = await startProductionServer({ ...backend.env, ...options.env }, options.clock);
   backend.beforeCleanup(() => server.close());
   return {
     url,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { expectError, expectJson, MSG, unknownCurrency } from '../helpers/http-expect.js';
 import { convertExact, convertViaRoundedRate, crossRate, formatHalfUp6, parseDecimal, type EcbDay } from '../helpers/oracle.js';
-import { kernelAmount } from '../helpers/kernel-amounts.js';
+import { randomAmount } from '../helpers/random-amounts.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
@@ -202,11 +202,11 @@ test('oracle: every pair, many amounts', async (t) => {
       }
     }
   });
-  await t.test('when one bulk question is asked again with amounts of up to 4 places and 18 digits (the conversion kernel\'s), then each result is the exact one, rounded once', async () => {
+  await t.test('when one bulk question is asked again with amounts of up to 4 places and 18 digits, then each result is the exact one, rounded once', async () => {
     const random = seededRandom(20261125);
     for (const from of codes) {
       for (let i = 0; i < 100; i++) {
-        const amount = kernelAmount(random, 18);
+        const amount = randomAmount(random, 18);
         const answer = await read(await server.get(`${V1}/convert/bulk?from=${from}&amount=${encodeURIComponent(amount)}&to=${codes.join(',')}`));
         assert.deepEqual(
           (answer.json as { conversions: unknown }).conversions,

@@ -1,31 +1,40 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { render, ResponseCache } from '../../src/http/response-cache.js';
+import { notModified, render, ResponseCache } from '../../src/http/response-cache.js';
 
-test('when a body is cached, then the cache answers with its own entry of the same text and ETag, not the object handed in', () => {
-  // Why it matters: render()'s bodies mostly die young (conversions are never cached); if the
-  // cache kept them, V8 would pretenure render()'s allocation site and every conversion's body
-  // would start in the old generation (docs/performance.md, "Memory").
+test('when a body is cached for a data version, then that version finds it and any other does not', () => {
   const cache = new ResponseCache();
   const body = render({ base: 'EUR', rates: { USD: '1.1789' } });
   cache.set(1, '/api/v1/rates/latest', body);
-  const held = cache.get(1, '/api/v1/rates/latest');
-  assert.notEqual(held, body);
-  assert.deepEqual(held, body);
-  assert.equal(held?.text, body.text);
+  assert.equal(cache.get(1, '/api/v1/rates/latest'), body);
   assert.equal(cache.get(2, '/api/v1/rates/latest'), undefined);
+  cache.set(2, '/api/v1/currencies', body);
+  assert.equal(cache.get(1, '/api/v1/rates/latest'), undefined, 'a new version empties the cache');
 });
 
-test('when a body is ASCII, then it is sent as latin1; when not, as UTF-8, with its length in bytes and the SHA-1 of those bytes', () => {
-  const ascii = render({ base: 'EUR', rates: { USD: '1.1789' } });
-  assert.equal(ascii.encoding, 'latin1');
-  assert.equal(ascii.byteLength, ascii.text.length);
+test('when the cache is full, then the oldest entries go first and it never holds more than its bound', () => {
+  const cache = new ResponseCache(100);
+  const body = render('x'.repeat(20)); // 22 characters
+  for (let i = 0; i < 10; i++) cache.set(1, `/u${i}`, body); // 25 characters each: four fit
+  assert.equal(cache.get(1, '/u5'), undefined);
+  for (const i of [6, 7, 8, 9]) assert.equal(cache.get(1, `/u${i}`), body);
+  cache.set(1, '/big', render('y'.repeat(200)));
+  assert.equal(cache.get(1, '/big'), undefined, 'a body larger than the whole cache is not kept');
+});
+
+test('when a body holds non-ASCII text, then its ETag is the SHA-1 of its UTF-8 bytes', () => {
   const wide = render({ name: 'Złoty — €' });
-  assert.equal(wide.encoding, 'utf8');
   const bytes = Buffer.from(JSON.stringify({ name: 'Złoty — €' }), 'utf8');
-  assert.equal(wide.byteLength, bytes.length);
-  assert.ok(wide.byteLength > wide.text.length);
-  assert.deepEqual(Buffer.from(wide.text, wide.encoding), bytes);
   assert.equal(wide.etag, `"${createHash('sha1').update(bytes).digest('base64url')}"`);
+});
+
+test('when If-None-Match names the ETag, weakly, in a list or as *, then the answer is not modified', () => {
+  const etag = '"abc"';
+  assert.equal(notModified(undefined, etag), false);
+  assert.equal(notModified('"abc"', etag), true);
+  assert.equal(notModified('W/"abc"', etag), true);
+  assert.equal(notModified('"x", "abc"', etag), true);
+  assert.equal(notModified(' * ', etag), true);
+  assert.equal(notModified('"abcd"', etag), false);
 });

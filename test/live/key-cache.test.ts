@@ -9,6 +9,7 @@ function storeWith(key: string) {
   let active = true;
   let version = 1;
   let release: (() => void) | undefined;
+  const asked = { lookups: 0 };
   const store: KeyStore = {
     create: async () => {
       throw new Error('not used');
@@ -16,6 +17,7 @@ function storeWith(key: string) {
     list: async () => [],
     revoke: async () => false,
     findActive: async (hash) => {
+      asked.lookups++;
       const answer = active && hash === hashApiKey(key) ? 7 : undefined;
       await new Promise<void>((resolve) => (release = resolve));
       return answer;
@@ -25,6 +27,7 @@ function storeWith(key: string) {
   };
   return {
     store,
+    asked,
     revoke: () => {
       active = false;
       version++;
@@ -42,7 +45,10 @@ test('when a key is revoked while its first lookup is in flight, then the lookup
   await cache.refresh();
   fake.release();
   assert.equal(await lookup, 7, 'the store found it before the revocation');
-  assert.equal(cache.heldIdOfHash(hashApiKey(key)), undefined, 'the revocation wins: the key is not held');
+  const again = cache.authenticate(key);
+  setImmediate(() => fake.release());
+  assert.equal(await again, undefined, 'the revocation wins: the key is not held');
+  assert.equal(fake.asked.lookups, 2, 'the second request asked the store again');
 });
 
 test('when a fresh key is found by its first lookup, then the cache holds it for the next request', async () => {
@@ -52,6 +58,6 @@ test('when a fresh key is found by its first lookup, then the cache holds it for
   const lookup = cache.authenticate(key);
   setImmediate(() => fake.release());
   assert.equal(await lookup, 7);
-  assert.equal(cache.heldIdOfHash(hashApiKey(key)), 7);
-  assert.equal(cache.heldIdOfHash(hashApiKey(generateApiKey())), undefined);
+  assert.equal(await cache.authenticate(key), 7);
+  assert.equal(fake.asked.lookups, 1, 'the second request was answered from memory');
 });

@@ -1,12 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitHeaders, rateLimitMessage, type Clock, type QuotaPolicy } from '../../domain/quota.js';
 import type { KeyCache } from '../../live/key-cache.js';
-import type { QuotaStore } from '../../storage/ports.js';
 import { HttpError, sendError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated key's id (never the key itself): for logs. */
+    /** The authenticated key's id (never the key itself): for the quota and the logs. */
     keyId?: number;
   }
 }
@@ -19,35 +17,18 @@ export function bearerToken(header: string | undefined): string | undefined {
   return header === undefined ? undefined : BEARER.exec(header)?.[1];
 }
 
-/** The 429 every refused request gets (SPEC §7: no `error` field). */
-export const quotaExceeded = (policy: QuotaPolicy) => new HttpError(429, rateLimitMessage(policy), false);
+/** SPEC §5: the answers to a request without a well-formed key, and with a wrong one. */
+export const MISSING_KEY = new HttpError(401, 'Missing or malformed Authorization header');
+export const INVALID_KEY = new HttpError(401, 'Invalid API key');
 
-export interface GateDeps {
-  keys: KeyCache;
-  quota: QuotaStore;
-  policy: QuotaPolicy;
-  clock: Clock;
-}
-
-/** SPEC §5: the answer to a request without a well-formed `Authorization: Bearer <key>`. */
-export const missingKey = new HttpError(401, 'Missing or malformed Authorization header');
-
-/**
- * DECISIONS §1: auth (401), then quota (429); everything that passes is counted. The refusals
- * are answered right here, from answers built once: this is the path a flood of bad keys takes.
- */
-export function authenticateAndCount(deps: GateDeps) {
-  const invalid = new HttpError(401, 'Invalid API key');
-  const exceeded = quotaExceeded(deps.policy);
-  return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+/** onRequest, first of the API's hooks (DECISIONS §1.2): a known, unrevoked key, or a 401. */
+export function authenticate(keys: KeyCache) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return sendError(reply, missingKey);
-    const keyId = await deps.keys.authenticate(token);
-    if (keyId === undefined) return sendError(reply, invalid);
+    if (token === undefined) return sendError(reply, MISSING_KEY);
+    const keyId = await keys.authenticate(token);
+    if (keyId === undefined) return sendError(reply, INVALID_KEY);
     request.keyId = keyId;
-    const now = deps.clock.now();
-    const decision = await deps.quota.consume(keyId, now, deps.policy);
-    reply.headers(rateLimitHeaders(deps.policy, decision, now));
-    return decision.allowed ? undefined : sendError(reply, exceeded);
+    return undefined;
   };
 }

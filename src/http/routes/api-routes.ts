@@ -1,14 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import { bodyFor, type RouteContext } from '../answer.js';
+import type { TrackedCurrencies } from '../../domain/currencies.js';
+import type { RatesView } from '../../live/rates-view.js';
 import { API_ENDPOINTS } from '../endpoints.js';
-import { sendRendered } from '../response-cache.js';
+import { render, sendBody, type ResponseCache } from '../response-cache.js';
 
-/** The API's GET routes, from their definitions; input is validated by the validateInput hook first. */
-export function apiRoutes(app: FastifyInstance, context: RouteContext): void {
+export interface ApiRouteDeps {
+  view: RatesView;
+  tracked: TrackedCurrencies;
+  cache: ResponseCache;
+}
+
+/**
+ * The API's GET routes, one per endpoint of the table; their input is validated by the
+ * validateInput hook first. A cacheable endpoint's body is computed once per URL and data
+ * version, then sent again as it is.
+ */
+export function apiRoutes(app: FastifyInstance, { view, tracked, cache }: ApiRouteDeps): void {
   for (const endpoint of API_ENDPOINTS) {
     const schema = Object.keys(endpoint.schema).length > 0 ? { schema: endpoint.schema } : {};
-    app.get(endpoint.url, schema, (request, reply) =>
-      sendRendered(request, reply, bodyFor(context, endpoint, request.url, request.params, request.query)),
-    );
+    app.get(endpoint.url, schema, (request, reply) => {
+      const snapshot = view.snapshot;
+      let body = endpoint.cacheable ? cache.get(snapshot.version, request.url) : undefined;
+      if (!body) {
+        body = render(endpoint.body({ snapshot, tracked }, request.params, request.query));
+        if (endpoint.cacheable) cache.set(snapshot.version, request.url, body);
+      }
+      return sendBody(request, reply, body);
+    });
   }
 }

@@ -1,5 +1,5 @@
-/** Amounts the conversion kernel writes (http/conversion-kernel.wat): 1 to `maxDigits` digits with 0 to 4 places, sometimes signed '+' or written '.5'. */
-export function kernelAmount(random: () => number, maxDigits: number): string {
+/** A random amount: 1 to `maxDigits` digits with 0 to 4 places, sometimes signed '+' or written '.5'. */
+export function randomAmount(random: () => number, maxDigits: number): string {
   const digits = 1 + Math.floor(random() * maxDigits);
   let text = '';
   for (let i = 0; i < digits; i++) text += String(Math.floor(random() * 10));
