@@ -26,5 +26,5 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--min-semi-space-size=4", "--heap-growing-percent=30", "--no-allocation-site-pretenuring", "--no-maglev", "dist/src/cli/main.js"]
+ENTRYPOINT ["node", "dist/src/cli/main.js"]
 CMD ["serve"]

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-/** How the server is run, with the V8 flags the bin's shebang, `npm start` and the Dockerfile give it (docs/performance.md, "Memory"). */
-export const SERVE = ['--max-semi-space-size=4', '--min-semi-space-size=4', '--heap-growing-percent=30', '--no-allocation-site-pretenuring', '--no-maglev', MAIN_JS, 'serve'];
+/** How the server is run: as `npm start` runs it. */
+export const SERVE = [MAIN_JS, 'serve'];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

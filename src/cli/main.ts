@@ -1,6 +1,5 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --min-semi-space-size=4 --heap-growing-percent=30 --no-allocation-site-pretenuring --no-maglev
+#!/usr/bin/env node
 import { ConfigError } from '../config.js';
-import { holdTickObjectMaps } from '../tick-object-maps.js';
 import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
@@ -49,8 +48,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// First, before the server's modules and the rates history fill the heap (see tick-object-maps.ts).
-holdTickObjectMaps();
 main(process.argv.slice(2)).then((code) => {
   // serve keeps running until a signal; every other command ends here, even if an idle
   // keep-alive socket of a download would hold the event loop open.

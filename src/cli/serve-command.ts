@@ -12,9 +12,6 @@ export async function serveCommand(args: string[]): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config.workers, createLogger(config.logLevel));
 
   // Loaded here, not above: a supervising primary never loads the server (Fastify, the stores).
-  // (Loading it after the logger was made once seemed to send every process.nextTick down V8's
-  // slow path; the cause was a full collection at a moment with no tick object alive, which any
-  // order could meet: main.ts now holds one, see tick-object-maps.ts.)
   const { startServer } = await import('../server.js');
   const log = createLogger(config.logLevel);
   const server = await startServer(config, log);
