@@ -2,7 +2,7 @@
  * `npm run soak [-- --seconds N] [-- --connections C] [-- --keys K]`: a bounded soak of the real
  * service on the full ECB history (issue 6).
  *
- * 1. Ingests ../shared/data/eurofxref-hist.zip into a temporary SQLite store and creates many
+ * 1. Ingests test/fixtures/ecb/eurofxref-hist.zip into a temporary SQLite store and creates many
  *    keys with a quota that cannot run out.
  * 2. Starts `currency-rates serve` as its own process (LOG_LEVEL=info, logs discarded).
  * 3. Builds a fixed mix of distinct requests — latest, by date over many dates, convert, bulk,
@@ -16,19 +16,16 @@
  * memory grows past the margin between the start of the load and its end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateApiKey, hashApiKey } from '../src/domain/api-keys.js';
 import { openStores } from '../src/storage/open-stores.js';
+import { historyCsvText, HISTORY_ZIP } from '../test/helpers/ecb-history-csv.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 import { freePort, MAIN_JS, rssMb as rssMbExact, SERVE } from '../bench/processes.js';
-
-const HISTORY = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.zip', import.meta.url));
-const HISTORY_CSV = fileURLToPath(new URL('../../../shared/data/eurofxref-hist.csv', import.meta.url));
 
 /** Memory may grow this much between the first sample under load and the last one. */
 const RSS_MARGIN_MB = 64;
@@ -147,7 +144,7 @@ async function main(): Promise<number> {
     for (const name of ['REDIS_URL', 'REDIS_KEY_PREFIX', 'WORKERS', 'NODE_TEST_CONTEXT']) delete base[name];
 
     let started = performance.now();
-    console.log((await run(['ingest', '--file', HISTORY], base)).trim());
+    console.log((await run(['ingest', '--file', HISTORY_ZIP], base)).trim());
     console.log(`  (${Math.round(performance.now() - started)} ms)`);
     const stores = await openStores(databaseUrl);
     const keys: string[] = [];
@@ -173,7 +170,7 @@ async function main(): Promise<number> {
     console.log(`server pid ${pid} answering after ${Math.round(performance.now() - started)} ms, RSS ${rssMb(pid)} MB`);
 
     // The reference pass: each distinct request once, its status checked against its kind.
-    const dates = readFileSync(HISTORY_CSV, 'utf8').split('\n').slice(1).map((line) => line.slice(0, 10)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
+    const dates = (await historyCsvText()).split('\n').slice(1).map((line) => line.slice(0, 10)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
     const mix = buildMix(opts.distinct, keys.length, dates);
     const wrongKind: string[] = [];
     for (const spec of mix) {

@@ -10,8 +10,6 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 export const FIXTURE_DIR = join(REPO_ROOT, 'test', 'fixtures');
-/** CI clones the repository with shared/ beside it. */
-export const SHARED_DATA_DIR = join(REPO_ROOT, '..', 'shared', 'data');
 
 export function fixture(name: string): string {
   return join(FIXTURE_DIR, name);

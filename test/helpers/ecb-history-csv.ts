@@ -1,4 +1,91 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yauzl, { type Entry } from 'yauzl';
 import { crossRate, type EcbDay } from './oracle.js';
+
+/**
+ * The ECB's own files, byte for byte, in the repository (test/fixtures/ecb/; origin and sha256 in
+ * test/fixtures/README.md). Ends with a slash.
+ */
+export const ECB_FIXTURES = fileURLToPath(new URL('../../../test/fixtures/ecb/', import.meta.url));
+/** The ECB's full history ZIP (1999-01-04 .. 2026-04-13): one member, eurofxref-hist.csv. */
+export const HISTORY_ZIP = join(ECB_FIXTURES, 'eurofxref-hist.zip');
+/** sha256 of the ZIP's member, the ECB's eurofxref-hist.csv (1,891,690 bytes). */
+const HISTORY_CSV_SHA256 = '729e74c341288f4b07251fddcd8e5b604964e7b2d775920e442ba4dcf2e4ce4c';
+
+let extracted: Promise<{ path: string; bytes: Buffer }> | undefined;
+
+/**
+ * The ECB history CSV, which the repository holds only inside HISTORY_ZIP: its single member,
+ * unzipped with yauzl (not with the service's own unzip code, which some tests compare it with),
+ * checked against the member's known sha256, and written once per process to a temp file under
+ * its own name (eurofxref-hist.csv), removed when the process exits.
+ */
+function extractHistoryCsv(): Promise<{ path: string; bytes: Buffer }> {
+  extracted ??= readSingleMember(HISTORY_ZIP).then(({ name, data }) => {
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    if (name !== 'eurofxref-hist.csv' || sha256 !== HISTORY_CSV_SHA256) {
+      throw new Error(`${HISTORY_ZIP}: member ${name} (sha256 ${sha256}) is not the ECB history CSV the tests expect`);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'currency-rates-ecb-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, name);
+    writeFileSync(path, data);
+    return { path, bytes: data };
+  });
+  return extracted;
+}
+
+/** Path of a temp file holding eurofxref-hist.csv, for tests that hand a file to the CLI. */
+export async function historyCsvPath(): Promise<string> {
+  return (await extractHistoryCsv()).path;
+}
+
+/** The bytes of eurofxref-hist.csv, a fresh copy on each call (as readFileSync gives). */
+export async function historyCsvBytes(): Promise<Buffer> {
+  return Buffer.from((await extractHistoryCsv()).bytes);
+}
+
+/** The text of eurofxref-hist.csv. */
+export async function historyCsvText(): Promise<string> {
+  return (await extractHistoryCsv()).bytes.toString('utf8');
+}
+
+function readSingleMember(zipPath: string): Promise<{ name: string; data: Buffer }> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(zipPath, { lazyEntries: true, autoClose: false }, (err, zipfile) => {
+      if (err) return reject(err);
+      const fail = (error: Error) => {
+        zipfile.close();
+        reject(error);
+      };
+      const files: Entry[] = [];
+      zipfile.on('error', fail);
+      zipfile.on('entry', (entry: Entry) => {
+        if (!entry.fileName.endsWith('/')) files.push(entry);
+        zipfile.readEntry();
+      });
+      zipfile.once('end', () => {
+        const [entry] = files;
+        if (entry === undefined || files.length !== 1) return fail(new Error(`${zipPath}: expected one member, found ${files.length}`));
+        zipfile.openReadStream(entry, (streamErr, stream) => {
+          if (streamErr) return fail(streamErr);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', fail);
+          stream.on('end', () => {
+            zipfile.close();
+            resolve({ name: entry.fileName, data: Buffer.concat(chunks) });
+          });
+        });
+      });
+      zipfile.readEntry();
+    });
+  });
+}
 
 /**
  * The ECB history CSV read independently of the service, for expected values computed with the

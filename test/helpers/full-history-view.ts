@@ -3,13 +3,13 @@ import { DEFAULT_TRACKED, TrackedCurrencies } from '../../src/domain/currencies.
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { RatesView } from '../../src/live/rates-view.js';
 import { openStores } from '../../src/storage/open-stores.js';
-import { SHARED_DATA } from './test-server.js';
+import { HISTORY_ZIP } from './ecb-history-csv.js';
 
 /** The real ECB history in an in-memory store, loaded into a snapshot as a server holds it. */
 export async function fullHistoryView(t: TestContext): Promise<{ view: RatesView; tracked: TrackedCurrencies }> {
   const stores = await openStores('sqlite::memory:');
   t.after(() => stores.close());
-  await runIngestion(stores.rates, { file: `${SHARED_DATA}eurofxref-hist.zip` });
+  await runIngestion(stores.rates, { file: HISTORY_ZIP });
   const tracked = new TrackedCurrencies(DEFAULT_TRACKED);
   const view = new RatesView(stores.rates, tracked);
   await view.refresh();

@@ -6,11 +6,13 @@ import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
+import { ECB_FIXTURES } from './ecb-history-csv.js';
 import { tempDir } from './temp-dir.js';
 import { freshTestStores } from './test-backend.js';
 
 export const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
-export const SHARED_DATA = new URL('../../../../shared/data/', import.meta.url).pathname;
+/** The ECB's own files (test/fixtures/ecb/, ends with a slash); the history CSV is historyCsvPath(). */
+export { ECB_FIXTURES };
 
 /** A clock tests move by hand instead of sleeping. */
 export class ManualClock implements Clock {

@@ -6,12 +6,12 @@ import { performance } from 'node:perf_hooks';
 import { parseEcbCsv } from '../../src/ingest/parse-ecb-csv.js';
 import { IngestFormatError, type ParsedDay } from '../../src/ingest/parsed-day.js';
 import { canonicalRate, isValidIsoDate } from '../../src/ingest/rate-value.js';
+import { ECB_FIXTURES, historyCsvText } from '../helpers/ecb-history-csv.js';
 
 const FIXTURES = path.resolve(process.cwd(), 'test/fixtures');
-const SHARED = path.resolve(process.cwd(), '../shared/data');
 
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
-const shared = (name: string): string => readFileSync(path.join(SHARED, name), 'utf8');
+const ecb = (name: string): string => readFileSync(path.join(ECB_FIXTURES, name), 'utf8');
 const day = (date: string, rates: Record<string, string>): ParsedDay => ({ date, rates: new Map(Object.entries(rates)) });
 
 function assertFormatError(fn: () => unknown, message: RegExp): void {
@@ -111,8 +111,8 @@ describe('parseEcbCsv rejects malformed input', () => {
 });
 
 describe('parseEcbCsv on the real ECB files', () => {
-  test('when eurofxref-hist.csv is parsed, then it gives 6,983 days from 1999-01-04 to 2026-04-13', (t) => {
-    const text = shared('eurofxref-hist.csv');
+  test('when eurofxref-hist.csv is parsed, then it gives 6,983 days from 1999-01-04 to 2026-04-13', async (t) => {
+    const text = await historyCsvText();
     const started = performance.now();
     const days = parseEcbCsv(text, 'eurofxref-hist.csv');
     t.diagnostic(`parseEcbCsv(eurofxref-hist.csv): ${days.length} days in ${(performance.now() - started).toFixed(1)} ms`);
@@ -128,9 +128,9 @@ describe('parseEcbCsv on the real ECB files', () => {
     assert.equal(days.filter((d) => d.rates.has('ISK')).length, 4642);
   });
 
-  test('when eurofxref.csv (daily style) is parsed, then it equals the history row for 2026-04-13', () => {
-    const daily = parseEcbCsv(shared('eurofxref.csv'), 'eurofxref.csv');
-    const history = parseEcbCsv(shared('eurofxref-hist.csv'), 'eurofxref-hist.csv');
+  test('when eurofxref.csv (daily style) is parsed, then it equals the history row for 2026-04-13', async () => {
+    const daily = parseEcbCsv(ecb('eurofxref.csv'), 'eurofxref.csv');
+    const history = parseEcbCsv(await historyCsvText(), 'eurofxref-hist.csv');
     assert.equal(daily.length, 1);
     assert.deepEqual(daily[0], history.find((d) => d.date === '2026-04-13'));
   });

@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEcbXml } from '../../src/ingest/parse-ecb-xml.js';
 import { IngestFormatError, type ParsedDay } from '../../src/ingest/parsed-day.js';
+import { ECB_FIXTURES } from '../helpers/ecb-history-csv.js';
 
 const FIXTURES = path.resolve(process.cwd(), 'test/fixtures');
-const SHARED = path.resolve(process.cwd(), '../shared/data');
 
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
-const shared = (name: string): string => readFileSync(path.join(SHARED, name), 'utf8');
+const ecb = (name: string): string => readFileSync(path.join(ECB_FIXTURES, name), 'utf8');
 const day = (date: string, rates: Record<string, string>): ParsedDay => ({ date, rates: new Map(Object.entries(rates)) });
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject>';
@@ -96,7 +96,7 @@ describe('parseEcbXml rejects malformed input', () => {
 
 describe('parseEcbXml on the real ECB files', () => {
   test('when eurofxref-daily.xml is parsed, then it gives 2026-07-06 with 29 currencies', () => {
-    const days = parseEcbXml(shared('eurofxref-daily.xml'), 'eurofxref-daily.xml');
+    const days = parseEcbXml(ecb('eurofxref-daily.xml'), 'eurofxref-daily.xml');
     assert.equal(days.length, 1);
     assert.equal(days[0]?.date, '2026-07-06');
     assert.equal(days[0]?.rates.size, 29);
@@ -105,14 +105,14 @@ describe('parseEcbXml on the real ECB files', () => {
   });
 
   test('when the 2025-11-10 daily file is parsed, then it still carries BGN among 30 currencies', () => {
-    const [only] = parseEcbXml(shared('eurofxref-daily.2025-11-10.xml'), 'daily.2025-11-10.xml');
+    const [only] = parseEcbXml(ecb('eurofxref-daily.2025-11-10.xml'), 'daily.2025-11-10.xml');
     assert.equal(only?.date, '2025-11-10');
     assert.equal(only?.rates.size, 30);
     assert.equal(only?.rates.get('BGN'), '1.9558');
   });
 
   test('when eurofxref-hist-90d.xml is parsed, then it gives 61 days from 2025-02-25 down to 2024-11-28', () => {
-    const days = parseEcbXml(shared('eurofxref-hist-90d.xml'), 'eurofxref-hist-90d.xml');
+    const days = parseEcbXml(ecb('eurofxref-hist-90d.xml'), 'eurofxref-hist-90d.xml');
     assert.equal(days.length, 61);
     assert.equal(days[0]?.date, '2025-02-25');
     assert.equal(days.at(-1)?.date, '2024-11-28');
@@ -120,7 +120,7 @@ describe('parseEcbXml on the real ECB files', () => {
   });
 
   test('when the 2020 90-day file is parsed, then it gives 64 days including HRK and RUB', () => {
-    const days = parseEcbXml(shared('eurofxref-hist-90d.2020-12-10.xml'), 'eurofxref-hist-90d.2020-12-10.xml');
+    const days = parseEcbXml(ecb('eurofxref-hist-90d.2020-12-10.xml'), 'eurofxref-hist-90d.2020-12-10.xml');
     assert.equal(days.length, 64);
     assert.ok(days.every((d) => d.rates.has('HRK') && d.rates.has('RUB')));
   });

@@ -6,13 +6,15 @@ import { performance } from 'node:perf_hooks';
 import { parseRatesFile } from '../../src/ingest/parse-rates-file.js';
 import { IngestFormatError, type ParsedDay } from '../../src/ingest/parsed-day.js';
 import { readZipMember } from '../../src/ingest/unzip-single.js';
+import { ECB_FIXTURES, historyCsvBytes } from '../helpers/ecb-history-csv.js';
 import { buildZip } from '../helpers/zip-writer.js';
 
 const FIXTURES = path.resolve(process.cwd(), 'test/fixtures');
-const SHARED = path.resolve(process.cwd(), '../shared/data');
 
 const fixture = (name: string): Buffer => readFileSync(path.join(FIXTURES, name));
-const shared = (name: string): Buffer => readFileSync(path.join(SHARED, name));
+/** An ECB file from test/fixtures/ecb/, or eurofxref-hist.csv taken out of the ZIP there. */
+const ecb = async (name: string): Promise<Buffer> =>
+  name === 'eurofxref-hist.csv' ? historyCsvBytes() : readFileSync(path.join(ECB_FIXTURES, name));
 
 async function assertRejectsFormat(promise: Promise<unknown>, message: RegExp): Promise<void> {
   await assert.rejects(promise, (err: unknown) => {
@@ -148,7 +150,7 @@ describe('readZipMember guards', () => {
 
 describe('parseRatesFile on the real ECB files', () => {
   const timed = async (t: { diagnostic: (m: string) => void }, name: string): Promise<ParsedDay[]> => {
-    const bytes = shared(name);
+    const bytes = await ecb(name);
     const started = performance.now();
     const days = await parseRatesFile(bytes, name);
     t.diagnostic(`parseRatesFile(${name}): ${days.length} days in ${(performance.now() - started).toFixed(1)} ms`);
@@ -166,27 +168,27 @@ describe('parseRatesFile on the real ECB files', () => {
 
   test('when eurofxref-hist.zip is given, then it gives exactly the days and values of the CSV', async (t) => {
     const fromZip = await timed(t, 'eurofxref-hist.zip');
-    const fromCsv = await parseRatesFile(shared('eurofxref-hist.csv'), 'eurofxref-hist.csv');
+    const fromCsv = await parseRatesFile(await ecb('eurofxref-hist.csv'), 'eurofxref-hist.csv');
     assert.deepEqual(fromZip, fromCsv);
   });
 
   test('when eurofxref-hist-90d.xml is given, then its 61 days each equal the CSV row for that date', async () => {
-    const xmlDays = await parseRatesFile(shared('eurofxref-hist-90d.xml'), 'eurofxref-hist-90d.xml');
-    const csv = byDate(await parseRatesFile(shared('eurofxref-hist.csv'), 'eurofxref-hist.csv'));
+    const xmlDays = await parseRatesFile(await ecb('eurofxref-hist-90d.xml'), 'eurofxref-hist-90d.xml');
+    const csv = byDate(await parseRatesFile(await ecb('eurofxref-hist.csv'), 'eurofxref-hist.csv'));
     assert.equal(xmlDays.length, 61);
     for (const d of xmlDays) assert.deepEqual(d, csv.get(d.date), d.date);
   });
 
   test('when eurofxref-daily.xml is given, then it gives 2026-07-06 with 29 currencies', async () => {
-    const days = await parseRatesFile(shared('eurofxref-daily.xml'), 'eurofxref-daily.xml');
+    const days = await parseRatesFile(await ecb('eurofxref-daily.xml'), 'eurofxref-daily.xml');
     assert.equal(days.length, 1);
     assert.equal(days[0]?.date, '2026-07-06');
     assert.equal(days[0]?.rates.size, 29);
   });
 
   test('when eurofxref.csv is given, then it equals the history row for 2026-04-13', async () => {
-    const daily = await parseRatesFile(shared('eurofxref.csv'), 'eurofxref.csv');
-    const csv = byDate(await parseRatesFile(shared('eurofxref-hist.csv'), 'eurofxref-hist.csv'));
+    const daily = await parseRatesFile(await ecb('eurofxref.csv'), 'eurofxref.csv');
+    const csv = byDate(await parseRatesFile(await ecb('eurofxref-hist.csv'), 'eurofxref-hist.csv'));
     assert.deepEqual(daily, [csv.get('2026-04-13')]);
   });
 });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { describeRun, parseIngestSummary, runCli, serviceEnv, SHARED_DATA_DIR } from '../helpers/cli.js';
-import { countRates, expectedRateSet, latestDateWith, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
+import { describeRun, parseIngestSummary, runCli, serviceEnv } from '../helpers/cli.js';
+import { countRates, expectedRateSet, historyCsvPath, HISTORY_ZIP, latestDateWith, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
 import { convertExact, crossRate } from '../helpers/oracle.js';
 import { apiGet, spawnServer, type Answer } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/test-server.js';
@@ -13,8 +13,8 @@ import { tempDir } from '../helpers/test-server.js';
  * against values computed here from eurofxref-hist.csv with BigInt rationals (test/helpers/oracle.ts),
  * never with the service's own arithmetic.
  */
-const ZIP = join(SHARED_DATA_DIR, 'eurofxref-hist.zip');
-const CSV = join(SHARED_DATA_DIR, 'eurofxref-hist.csv');
+/** eurofxref-hist.csv, the ZIP's only member, in a temp file. */
+const CSV = await historyCsvPath();
 
 const DEFAULT_TRACKED = [
   'EUR', 'USD', 'JPY', 'BGN', 'CZK', 'DKK', 'GBP', 'HUF', 'PLN', 'RON', 'SEK', 'CHF', 'ISK', 'NOK', 'TRY', 'AUD',
@@ -37,7 +37,7 @@ test('when the full ECB history ZIP is ingested by the CLI, then a server answer
   const rateCount = countRates(history);
   const env = serviceEnv(join(tempDir(t, 'currency-rates-full-'), 'rates.db'), { CURRENCIES: TRACKED.join(',') });
 
-  const ingest = await runCli(['ingest', '--file', ZIP], env, { timeoutMs: 60_000 });
+  const ingest = await runCli(['ingest', '--file', HISTORY_ZIP], env, { timeoutMs: 60_000 });
   t.diagnostic(`ingest --file eurofxref-hist.zip took ${Math.round(ingest.ms)} ms (whole CLI process)`);
   assert.equal(ingest.code, 0, describeRun(ingest));
   assert.deepEqual(parseIngestSummary(ingest.stdout), { days: history.size, rates: rateCount, added: rateCount, changed: 0 });

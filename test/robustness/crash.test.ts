@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,9 +10,9 @@ import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
 import { freshPgSchema, freshRedisPrefix, redisUrl, requireBackend } from '../helpers/backends.js';
-import { describeRun, MAIN_JS, mapLimit, parseIngestSummary, runCli, serviceEnv, SHARED_DATA_DIR } from '../helpers/cli.js';
+import { describeRun, MAIN_JS, mapLimit, parseIngestSummary, runCli, serviceEnv } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
-import { parseHistoryCsv } from '../helpers/ecb-history-csv.js';
+import { historyCsvText, HISTORY_ZIP, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
 import { parseDecimal } from '../helpers/oracle.js';
 import { apiGet, pollUntil, spawnServer, withTimeout, type Answer } from '../helpers/server-process.js';
 import { FIXTURES, tempDir } from '../helpers/test-server.js';
@@ -25,8 +25,6 @@ import { seededRandom } from '../helpers/seeded-random.js';
  * server is killed here, not Redis, so counts held in Redis survive whatever its persistence).
  */
 
-const HISTORY_ZIP = join(SHARED_DATA_DIR, 'eurofxref-hist.zip');
-const HISTORY_CSV = join(SHARED_DATA_DIR, 'eurofxref-hist.csv');
 /** The data already in the store: it overlaps the history, and hist-corrected.csv contradicts it once. */
 const EARLIER_FILES = ['hist-corrected.csv', 'legacy.csv'];
 
@@ -151,7 +149,7 @@ async function killIngestions(t: TestContext, backend: Backend): Promise<void> {
   const earlier = await store.rates();
   // What a complete run must leave: the earlier values, overwritten by every value of the file.
   const complete = new Map(earlier);
-  for (const [date, day] of parseHistoryCsv(readFileSync(HISTORY_CSV, 'utf8'))) {
+  for (const [date, day] of parseHistoryCsv(await historyCsvText())) {
     for (const [code, rate] of Object.entries(day)) complete.set(`${date}|${code}`, exact(rate));
   }
   const added = [...complete.keys()].filter((k) => !earlier.has(k)).length;

@@ -11,7 +11,8 @@ import type { OpenedStores } from '../../src/storage/ports.js';
 import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
 import { parseDecimal } from '../helpers/oracle.js';
-import { FIXTURES, SHARED_DATA, tempDir } from '../helpers/test-server.js';
+import { ECB_FIXTURES, historyCsvBytes, historyCsvPath, HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
+import { FIXTURES, tempDir } from '../helpers/test-server.js';
 import { buildZip, deflateZeros } from '../helpers/zip-writer.js';
 import { assertProperty, fcParams } from './fc-settings.js';
 
@@ -24,7 +25,7 @@ import { assertProperty, fcParams } from './fc-settings.js';
 
 const SMALL_INPUTS = [
   ...['hist.csv', 'daily.csv', 'daily.xml', 'hist-90d.xml', 'hist.zip', 'legacy.csv'].map((f) => FIXTURES + f),
-  ...['eurofxref.csv', 'eurofxref-daily.xml', 'eurofxref-daily.2025-11-10.xml', 'eurofxref-hist-90d.xml'].map((f) => SHARED_DATA + f),
+  ...['eurofxref.csv', 'eurofxref-daily.xml', 'eurofxref-daily.2025-11-10.xml', 'eurofxref-hist-90d.xml'].map((f) => ECB_FIXTURES + f),
 ];
 
 /** A store holding hist.csv, and a way to ingest into it and check it is untouched after a failure. */
@@ -170,8 +171,8 @@ test('when small ECB files are mutated at random (bytes flipped, inserted, delet
 test('when an ECB file is cut short at any byte, then it is refused, or it parses to a subset of the values of the whole file — never to a value the file does not hold', async (t) => {
   const whole = [
     ...SMALL_INPUTS.filter((p) => !p.endsWith('.zip')),
-    SHARED_DATA + 'eurofxref-hist-90d.2020-12-10.xml',
-    SHARED_DATA + 'eurofxref-hist.csv',
+    ECB_FIXTURES + 'eurofxref-hist-90d.2020-12-10.xml',
+    await historyCsvPath(),
   ].map((path) => ({ path, bytes: readFileSync(path) }));
   const parsed = new Map<string, Map<string, string>>();
   for (const input of whole) parsed.set(input.path, valuesOf(await parseRatesFile(input.bytes, input.path)));
@@ -207,8 +208,8 @@ test('when an ECB file is cut short at any byte, then it is refused, or it parse
 });
 
 test('when the full history CSV and ZIP are mutated, then the outcome is still plausible data or an IngestFormatError', async () => {
-  const csv = readFileSync(SHARED_DATA + 'eurofxref-hist.csv');
-  const zip = readFileSync(SHARED_DATA + 'eurofxref-hist.zip');
+  const csv = await historyCsvBytes();
+  const zip = readFileSync(HISTORY_ZIP);
   await assertProperty(
     fc.asyncProperty(fc.constantFrom(csv, zip), mutation, async (input, m) => {
       const bytes = mutate(input, m);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
 import type { RateRow } from '../../src/domain/snapshot.js';
@@ -9,13 +8,12 @@ import { StoreUnavailableError, type OpenedStores, type QuotaStore } from '../..
 import { openPostgresStores } from '../../src/storage/postgres/open-postgres-stores.js';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { freshPgSchema, postgresUrl, requireBackend, withSearchPath } from '../helpers/backends.js';
+import { historyCsvBytes } from '../helpers/ecb-history-csv.js';
 import { startSilentServer, startTcpProxy } from '../helpers/tcp-proxy.js';
 import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
-
-const HISTORY_CSV = new URL('../../../../shared/data/eurofxref-hist.csv', import.meta.url).pathname;
 
 /** Stores on a schema of the test's own, closed and dropped when the test ends. */
 async function openPg(t: TestContext): Promise<OpenedStores> {
@@ -143,7 +141,7 @@ describe('PostgreSQL adapters', { skip }, () => {
 
   describe('the full ECB history', () => {
     test('when ~218,000 rows are merged, then it takes seconds, and PostgreSQL returns what SQLite returns', async (t) => {
-      const rows = rowsOf(await parseRatesFile(readFileSync(HISTORY_CSV), HISTORY_CSV));
+      const rows = rowsOf(await parseRatesFile(await historyCsvBytes(), 'eurofxref-hist.csv'));
       assert.ok(rows.length > 200_000, `${rows.length} rows`);
       const stores = await openPg(t);
 
