@@ -2,9 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
-
-export const INGEST_SOURCES = ['ecb-daily', 'ecb-90d', 'ecb-hist'] as const;
-export type IngestSourceName = (typeof INGEST_SOURCES)[number];
+import { INGEST_SOURCES, type IngestSourceName } from './ingest/sources.js';
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 

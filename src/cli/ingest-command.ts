@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { INGEST_SOURCES, type IngestSourceName } from '../config.js';
 import { runIngestion, summarise } from '../ingest/run-ingestion.js';
-import { ECB_URLS, type IngestSource } from '../ingest/sources.js';
+import { ECB_URLS, INGEST_SOURCES, type IngestSource, type IngestSourceName } from '../ingest/sources.js';
 import { withStores } from './open-cli-stores.js';
 import { USAGE, UsageError } from './usage.js';
 

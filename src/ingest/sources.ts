@@ -1,6 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { IngestSourceName } from '../config.js';
 import { IngestFormatError } from './parsed-day.js';
+
+/** The ECB feeds the service can fetch by name (INGEST_ON_EMPTY, INGEST_SCHEDULE_SOURCE, `ingest --source`). */
+export const INGEST_SOURCES = ['ecb-daily', 'ecb-90d', 'ecb-hist'] as const;
+export type IngestSourceName = (typeof INGEST_SOURCES)[number];
 
 /** The ECB's public feeds (rates per 1 EUR). */
 export const ECB_URLS: Record<IngestSourceName, string> = {
