@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from '../helpers/test-server.js';
+import { ECB_FIXTURES, tempDir } from '../helpers/test-server.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -24,16 +24,19 @@ async function freePort(): Promise<number> {
   });
 }
 
-test('when the README quick start is run as written, then the curl prints the documented conversion', async (t) => {
+test('when the README quick start is run as written, then the curl prints the documented rate set', async (t) => {
   const lines = quickStartBlock();
   assert.equal(lines[0], 'npm install');
   const port = await freePort();
   const dir = tempDir(t);
   // `npm install` already ran to build these tests. The only changes: the server's port (3000
-  // may be taken on a shared machine) and a database in a temp dir instead of ./data.
+  // may be taken on a shared machine), a database in a temp dir instead of ./data, and the ECB
+  // history read from the repository's copy of the ECB's file instead of downloaded, so the test
+  // needs no network.
   const script = lines
     .slice(1)
     .map((line) => line.replaceAll('localhost:3000', `localhost:${port}`))
+    .map((line) => line.replace('--source ecb-hist', `--file ${ECB_FIXTURES}eurofxref-hist.zip`))
     .join('\n');
   // Its own process group, so the server that `npm start &` leaves behind is stopped with it.
   const child = spawn('bash', ['-e', '-c', script], {
@@ -44,6 +47,7 @@ test('when the README quick start is run as written, then the curl prints the do
       PORT: String(port),
       DATABASE_URL: `sqlite:${join(dir, 'quick-start.db')}`,
       INGEST_SCHEDULE: 'off',
+      INGEST_ON_EMPTY: 'off',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
