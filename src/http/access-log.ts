@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** One structured line per request: what was asked, by which key id (never the key), how it went. */
-export async function logAccess(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function logAccess(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   // The request's child logger already carries reqId.
   request.log.info(
     {
@@ -14,4 +14,5 @@ export async function logAccess(request: FastifyRequest, reply: FastifyReply): P
     },
     'request',
   );
+  done();
 }

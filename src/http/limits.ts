@@ -77,12 +77,13 @@ const exchanges = new WeakMap<Socket, { request: IncomingMessage; response: Serv
  */
 export function enforceRequestLimits(limits: HttpLimits) {
   const text = messages(limits);
-  return async function requestLimits(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return function requestLimits(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     exchanges.set(request.raw.socket, { request: request.raw, response: reply.raw });
-    if (request.raw.url !== undefined && request.raw.url.length > limits.maxUrlLength) throw new HttpError(414, text[414]);
+    if (request.raw.url !== undefined && request.raw.url.length > limits.maxUrlLength) return done(new HttpError(414, text[414]));
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1 && request.headers.host === undefined) {
-      throw new HttpError(400, text.noHost);
+      return done(new HttpError(400, text.noHost));
     }
+    done();
   };
 }
 

@@ -18,8 +18,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * so the label sets stay few whatever clients send.
  */
 export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsExposure): void {
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   const expected = token === undefined ? undefined : digest(token);
