@@ -78,22 +78,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const c = parsed.data;
-  const [hours, minutes] = c.INGEST_SCHEDULE.split(':').map(Number);
+  const vars = parsed.data;
+  const [hours, minutes] = vars.INGEST_SCHEDULE.split(':').map(Number);
   return {
-    port: c.PORT,
-    host: c.HOST,
-    databaseUrl: c.DATABASE_URL,
-    quota: { limit: c.QUOTA_LIMIT, periodMs: c.QUOTA_PERIOD_DAYS * 86_400_000 },
-    currencies: c.CURRENCIES,
-    logLevel: c.LOG_LEVEL,
-    ingestOnEmpty: c.INGEST_ON_EMPTY,
-    ingestScheduleMinute: c.INGEST_SCHEDULE === 'off' ? null : hours! * 60 + minutes!,
-    ingestScheduleSource: c.INGEST_SCHEDULE_SOURCE,
-    refreshIntervalMs: c.REFRESH_INTERVAL_MS,
-    redisUrl: c.REDIS_URL,
-    redisKeyPrefix: c.REDIS_KEY_PREFIX,
-    workers: c.WORKERS,
-    metrics: { enabled: c.METRICS === 'on', token: c.METRICS_TOKEN },
+    port: vars.PORT,
+    host: vars.HOST,
+    databaseUrl: vars.DATABASE_URL,
+    quota: { limit: vars.QUOTA_LIMIT, periodMs: vars.QUOTA_PERIOD_DAYS * 86_400_000 },
+    currencies: vars.CURRENCIES,
+    logLevel: vars.LOG_LEVEL,
+    ingestOnEmpty: vars.INGEST_ON_EMPTY,
+    ingestScheduleMinute: vars.INGEST_SCHEDULE === 'off' ? null : hours! * 60 + minutes!,
+    ingestScheduleSource: vars.INGEST_SCHEDULE_SOURCE,
+    refreshIntervalMs: vars.REFRESH_INTERVAL_MS,
+    redisUrl: vars.REDIS_URL,
+    redisKeyPrefix: vars.REDIS_KEY_PREFIX,
+    workers: vars.WORKERS,
+    metrics: { enabled: vars.METRICS === 'on', token: vars.METRICS_TOKEN },
   };
 }

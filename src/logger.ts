@@ -7,15 +7,11 @@ const HELD_PER_TURN = 64 * 1024;
 const FLUSH_EVERY_MS = 250;
 
 /**
- * Structured JSON lines on stdout. Lines are gathered into 4 KiB writes, each one synchronous
- * write(2), and whatever waits is written every 250 ms and before the process exits (`flushLogger`).
- * Measured on the hot path (an access line per request): sonic-boom's asynchronous mode costs
- * 3–4 µs per line in thread-pool round trips, this ~1 µs; the service's throughput moved from
- * 0.77 to 0.85 of the bare baseline. The price: a consumer that stops reading stdout stalls the
- * server (as it would any program logging to stdout) instead of growing its memory.
- * The periodic write is sonic-boom's `periodicFlush`, a plain write: its `flushSync` also fsyncs,
- * and on a log file that blocked the event loop 1.3–2.2 ms four times a second under load
- * (strace); a log line needs to reach the kernel, not the platter (the quota is what is synced).
+ * Structured JSON lines on stdout, gathered into 4 KiB synchronous writes; what waits is written
+ * every 250 ms and before the process exits (`flushLogger`). Synchronous: no thread-pool round
+ * trip per write, at the price that a reader that stops reading stdout stalls the server instead
+ * of growing its memory. The periodic write is `periodicFlush`, not `flushSync`, which also fsyncs
+ * and so blocks the event loop: a log line need not reach the disk.
  * Request logs carry method, URL, status and timing; the Authorization header is never among the
  * serialised fields, and redaction guards the paths a future change might add.
  */
@@ -26,11 +22,8 @@ export function createLogger(level: string, fd = 1) {
 
 /**
  * The lines of one turn of the event loop, handed to the destination in one write at the end of
- * the turn, in the order they came. sonic-boom measures the UTF-8 length of all it holds on every
- * write (`Buffer.byteLength` of the string it appends to, which V8 must flatten first): with a
- * 4 KiB buffer and an access line per request, ~6,600 instructions per answer, 4.7 % of a
- * rates/latest answer's (callgrind). The fast path answers a turn's requests together, so their
- * lines now pay it once: 2.4–3.5 → 1.5–2.1 µs of CPU per access line, 40 lines a turn.
+ * the turn, in the order they came: sonic-boom measures the UTF-8 length of all it holds on every
+ * write, so the access lines of requests answered in the same turn pay for that once.
  */
 class TurnLines {
   private pending = '';

@@ -14,7 +14,7 @@ export const DEFAULT_TRACKED = [
 
 export const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
-// Made on first use, like the list below: loading CLDR's display names costs ~15 ms of start.
+// Made on first use, like the list below: loading CLDR's display names slows the start.
 let names: Intl.DisplayNames | undefined;
 
 function narrowSymbol(code: string): string {

@@ -6,9 +6,9 @@ export { isValidIsoDate } from '../domain/calendar-date.js';
  * Checks an ECB rate and returns it in canonical form, so that the XML's `1.1900` and the history
  * CSV's `1.19` compare equal as strings. Only plain positive decimals are accepted: the ECB never
  * writes signs, exponents or `.5`, so anything else means the file is not what we think it is.
- * A hand-written scan instead of regexes keeps this linear on hostile input (it runs ~300k times
- * for the full history). `where` may be a function so callers need not build a message string
- * for every one of those values, only for the bad one.
+ * A hand-written scan instead of regexes keeps this linear on hostile input (it runs for every
+ * value of the full history). `where` may be a function so callers need not build a message
+ * string for every one of those values, only for the bad one.
  */
 export function canonicalRate(text: string, where: string | (() => string)): string {
   const n = text.length;

@@ -14,8 +14,8 @@ export interface IngestionReport extends MergeReport {
  */
 export async function runIngestion(store: RatesStore, source: IngestSource): Promise<IngestionReport> {
   const name = describeSource(source);
-  // Loaded on first use: the XML and ZIP parsers took ~70–90 ms of a server's start, and a server
-  // with rates stored ingests only when its daily schedule comes round.
+  // Loaded on first use: the XML and ZIP parsers slow a server's start, and a server with rates
+  // stored ingests only when its daily schedule comes round.
   const { parseRatesFile } = await import('./parse-rates-file.js');
   const days = await parseRatesFile(await readSource(source), name);
   const rows: RateRow[] = [];

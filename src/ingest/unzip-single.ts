@@ -116,7 +116,7 @@ function corrupt(where: string, err: Error): IngestFormatError {
   return new IngestFormatError(`${where}: not a readable ZIP file: ${err.message}`);
 }
 
-// zlib.crc32 arrived in Node 20.15; the package promises >= 20.11, so keep a table fallback.
+// zlib.crc32 arrived in Node 20.15; the package promises >= 20.12, so keep a table fallback.
 const CRC_TABLE = ((): Uint32Array => {
   const table = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {

@@ -28,7 +28,7 @@ interface Counts {
 /**
  * The service's Prometheus metrics, in a registry of its own (tests run several servers in one
  * process). Everything is kept as plain numbers and read into prom-client only when scraped, so
- * prom-client is loaded at the first scrape, not at start (~40 ms of a ~600 ms start).
+ * prom-client is loaded at the first scrape, not at start, which it would slow down.
  */
 export class ServiceMetrics {
   /** The two metrics updated on every answer, kept outside prom-client (request-metrics.ts). */

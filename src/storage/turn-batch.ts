@@ -32,10 +32,8 @@ export interface TurnBatchOptions {
  * what has arrived meanwhile, typically requests sent by clients that got their previous answers
  * while this batch was being read. The batch is decided at the first turn that brings it nothing,
  * or `gatherMs` after its first request. A loop that blocks on its commit answers requests in
- * rounds; without this, a round was the requests of one poll, and those arriving while it was
- * being handled waited through its sync to start the next (measured side by side, SQLite,
- * rates/latest: 0.50 → 0.55 of the bare baseline, 46.0 → 41.8 µs of CPU per answer, 21 → 35
- * requests per commit; docs/performance.md, "What makes the hot path fast").
+ * rounds; without this, a round would be the requests of one poll, and those arriving while it is
+ * handled would wait through its sync to start the next.
  */
 export class TurnBatch {
   private pending: PendingConsume[] = [];

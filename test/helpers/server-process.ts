@@ -30,10 +30,11 @@ export interface ExitStatus {
 }
 
 /**
- * Ports this process has handed out. Tests of one file run side by side: a port picked for a
- * server that is still loading its store is free in the kernel's eyes, and handing it out again
- * can put two servers on one port: the loser exits with EADDRINUSE, but its test's ready probe
- * may already have been answered by the winner, and the test then talks to another test's store.
+ * Ports this process has handed out. Tests of one file run concurrently: a port picked for a
+ * server that is still loading its store is free in the operating system's eyes, and handing it
+ * out again can put two servers on one port: the loser exits with EADDRINUSE, but its test's
+ * ready probe may already have been answered by the winner, and the test then talks to another
+ * test's store.
  */
 const handedOut = new Set<number>();
 
@@ -112,8 +113,8 @@ export async function spawnServer(
   options: {
     readyTimeoutMs?: number;
     /**
-     * A file to take the server's stdout instead of a pipe (`stdout()` then reads it). What the
-     * process writes through C's stdio (V8's own prints) reached a pipe only in part.
+     * A file to take the server's stdout instead of a pipe (`stdout()` then reads it): what a
+     * process writes through C's stdio (native code's own prints) may reach a pipe only in part.
      */
     stdoutFile?: string;
   } = {},

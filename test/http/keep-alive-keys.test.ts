@@ -5,7 +5,7 @@ import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { startTestServer } from '../helpers/test-server.js';
 
-/** A connection remembers the hash of the key it last sent (fast-path.ts); these requests all share one. */
+/** Every request on a keep-alive connection is the key it carries, whatever the connection sent before; these requests all share one connection. */
 
 interface Answer {
   status: number;
@@ -30,7 +30,7 @@ test('when one keep-alive connection sends one key, then another, then the first
   const stores = await openStores(server.storeConfig);
   t.after(() => stores.close());
   await stores.keys.create('second', hashApiKey(second), new Date());
-  // Held by the key cache from its next refresh (200 ms in tests), so the fast path answers both.
+  // Loaded into the key cache by its next refresh (200 ms in tests), so both keys are found in memory.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.after(() => agent.destroy());

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { freePort } from '../helpers/server-process.js';
 
 /**
- * Why it matters is on the helper (server-process.ts). bind(0) hands a port back soon after it was
- * closed: here, about once in 3,000 consecutive picks, the port of one of the last three.
+ * Why it matters is on the helper (server-process.ts): bind(0) may hand back a port soon after it
+ * was closed, often one of the last few.
  */
 test('when a test process asks for free ports many times over, then no port is handed out twice', async () => {
   const ports = new Set<number>();

@@ -188,7 +188,7 @@ async function killIngestions(t: TestContext, backend: Backend): Promise<void> {
   assert.deepEqual(await store.rates(), complete, 'after the rerun the store holds the earlier data overwritten by the whole file');
 }
 
-// The backends run side by side: each has a store of its own, and it keeps the suite short.
+// The backends run concurrently: each has a store of its own, and it keeps the suite short.
 describe('ingestions killed', { concurrency: true }, () => {
   test('when an ingestion of the full ECB history is SIGKILLed at random moments (SQLite), then the store holds exactly the earlier data, and a rerun completes', async (t) => {
     await killIngestions(t, 'sqlite');

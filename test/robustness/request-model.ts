@@ -14,7 +14,7 @@ export const DEFAULT_TRACKED = [
   'BRL', 'CAD', 'CNY', 'HKD', 'IDR', 'ILS', 'INR', 'KRW', 'MXN', 'MYR', 'NZD', 'PHP', 'SGD', 'THB', 'ZAR',
 ];
 
-/** The limits the service documents (README "Robustness"): a longer request target is a 414. */
+/** The limits the service documents (docs/api.md, "Limits"): a longer request target is a 414. */
 export const MAX_URL_LENGTH = 8192;
 
 export type Expected =

@@ -200,7 +200,7 @@ async function runAndSearch(
     );
   }
 
-  // SIGTERM, so the asynchronous log destination is flushed before the logs are read.
+  // SIGTERM, so the buffered log lines are flushed before the logs are read.
   const stopped = await server.stop('SIGTERM', 10_000);
   assert.equal(stopped.code, 0, server.stderr());
   const stdout = server.stdout();

@@ -44,9 +44,9 @@ function statementsMade(t: TestContext): Database.Statement[] {
   return made;
 }
 
-// From Node 24.19, better-sqlite3 12 aborts the process when V8 collects one of its statements or
-// connections outside JavaScript, as it does once a server goes quiet (connection.ts,
-// `held`). Node 20 does not abort, and on Node 24 (.ci/node24) an abort comes only when such a
+// From Node 24.19, better-sqlite3 12 aborts the process when the garbage collector frees one of
+// its statements or connections outside JavaScript, as it does once a server goes quiet
+// (connection.ts, `held`). Node 20 does not abort, and on Node 24 (.ci/node24) an abort comes only when such a
 // collection happens to run: the test asserts the cause instead, on either, that no statement
 // the stores make is left for the collector.
 test('when every SQLite store operation runs, then every statement made is kept until the process exits', async (t) => {

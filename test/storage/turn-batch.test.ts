@@ -6,8 +6,8 @@ import { onePerTurn } from '../helpers/event-loop-turns.js';
 
 /**
  * How a batch of quota requests is cut. Requests are added on consecutive turns of the event loop
- * (each from a setImmediate, as the fast path adds them from the poll phase's callbacks), and the
- * batches handed to `decide` are recorded by the key ids they hold.
+ * (each from a setImmediate, standing for requests read by successive polls), and the batches
+ * handed to `decide` are recorded by the key ids they hold.
  */
 
 const POLICY: QuotaPolicy = { limit: 1000, periodMs: 86_400_000 };

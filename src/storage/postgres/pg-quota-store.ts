@@ -77,8 +77,8 @@ const ATTEMPTS = 5;
  * Group commit per key: one statement in flight per key; the requests that arrive meanwhile, over
  * any number of event-loop turns, wait together and are decided by the next statement, in
  * arrival order, each answered only after the statement that counted it has committed. A busy
- * key's counter is one row whose commits follow one another, so one statement per request held a
- * key to about a thousand requests a second here; the waiting ones now share a commit.
+ * key's counter is one row whose commits follow one another: with a statement per request, a key
+ * could be served no faster than its row commits, so the waiting ones share a commit.
  */
 export class PgQuotaStore implements QuotaStore {
   /**

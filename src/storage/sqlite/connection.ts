@@ -12,13 +12,11 @@ export const LOCK_WAIT_MS = 10_000;
 /**
  * Every better-sqlite3 connection and statement this process makes is kept reachable until it
  * exits. better-sqlite3 12 wraps both in node::ObjectWrap, whose destructor, in an addon built
- * against Node 24.19's headers or later, asserts that a JavaScript context is entered. V8 collects
- * with none entered when a process goes quiet (its idle-time and memory-reducing collections), so
- * the first such collection that finds one of them unreachable aborts the process (seen here: a
- * server loaded for 10 s and then left idle; reported as nodejs/node#65446). better-sqlite3 13 is
- * free of this but needs Node 22 (on Node 20 it crashed at its first statement here). Each store
- * prepares its statements once, in its constructor, so this holds a few dozen objects per
- * connection opened. CI runs the suite on Node 24 too (.ci/node24), where a miss aborts.
+ * against Node 24.19's headers or later, asserts that a JavaScript context is entered; the garbage
+ * collector runs with none entered when a process goes quiet, so collecting one of them aborts
+ * the process (nodejs/node#65446). better-sqlite3 13 is free of this but needs Node 22, and the
+ * package supports Node 20. Each store prepares its statements once, in its constructor, so this
+ * holds a few dozen objects per connection opened. CI runs the suite on Node 24 too (.ci/node24).
  */
 const held = new Set<object>();
 
