@@ -67,11 +67,11 @@ export class TurnBatch {
       setImmediate(this.endOfTurn);
       return;
     }
-    this.run();
+    this.decideNow();
   };
 
   /** Hands everything waiting to `decide` now. */
-  run(): void {
+  decideNow(): void {
     const batch = this.pending;
     this.pending = [];
     this.decide(batch);

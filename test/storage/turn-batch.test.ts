@@ -70,7 +70,7 @@ test('when a batch is put back (its store was busy), then it is decided first, w
       if (busy) {
         busy = false;
         turn.putBack(batch);
-        setTimeout(() => turn.run(), 20);
+        setTimeout(() => turn.decideNow(), 20);
         signalBusy();
         return;
       }

@@ -51,7 +51,7 @@ const EXPIRY_MARGIN_MS = 60 * 60 * 1000;
  * as they would be one by one.
  */
 export class RedisQuotaStore implements QuotaStore {
-  private readonly turn = new TurnBatch((batch) => this.decideBatch(batch));
+  private readonly batches = new TurnBatch((batch) => this.decideBatch(batch));
 
   constructor(
     private readonly redis: Redis,
@@ -64,7 +64,7 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return this.turn.add(keyId, now, policy);
+    return this.batches.add(keyId, now, policy);
   }
 
   private decideBatch(batch: PendingConsume[]): void {

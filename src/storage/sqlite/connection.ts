@@ -60,7 +60,7 @@ export function openSqlite(path: string, { lockWaitMs = LOCK_WAIT_MS }: { lockWa
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/;
 
 /** Runs a request-path statement, turning I/O and lock failures into StoreUnavailableError. */
-export function onSqlite<T>(work: () => T): T {
+export function withStoreErrors<T>(work: () => T): T {
   try {
     return work();
   } catch (err) {

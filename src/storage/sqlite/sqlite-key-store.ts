@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../../domain/api-keys.js';
 import type { KeyStore } from '../ports.js';
-import { onSqlite, statement, type SqliteDb } from './connection.js';
+import { withStoreErrors, statement, type SqliteDb } from './connection.js';
 import { toKeyRecord as toRecord, type KeyRow } from '../key-row.js';
 
 const BUMP = "UPDATE data_versions SET version = version + 1 WHERE name = 'keys'";
@@ -43,7 +43,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async findActive(keyHash: string): Promise<number | undefined> {
-    return onSqlite(() => this.selectActiveId.get(keyHash) as number | undefined);
+    return withStoreErrors(() => this.selectActiveId.get(keyHash) as number | undefined);
   }
 
   async activeKeys(): Promise<Map<string, number>> {

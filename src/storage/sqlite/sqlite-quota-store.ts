@@ -39,7 +39,7 @@ export class SqliteQuotaStore implements QuotaStore {
   private readonly select;
   private readonly write;
   private readonly countBatch;
-  private readonly turn: TurnBatch;
+  private readonly batches: TurnBatch;
   private lockedSince: number | undefined;
   private lockRetries = 0;
 
@@ -50,7 +50,7 @@ export class SqliteQuotaStore implements QuotaStore {
     /** The batches' clock (tests stop it, so that a slow turn cannot end a batch early). */
     { monotonicMs }: { monotonicMs?: () => number } = {},
   ) {
-    this.turn = new TurnBatch((batch) => this.commitBatch(batch), { gatherMs: GATHER_MS, monotonicMs });
+    this.batches = new TurnBatch((batch) => this.commitBatch(batch), { gatherMs: GATHER_MS, monotonicMs });
     this.select = statement(db, 'SELECT used, period_start FROM quota_usage WHERE key_id = ?');
     this.write = statement(db, `INSERT INTO quota_usage (key_id, period_start, used) VALUES (?, ?, ?)
       ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = excluded.used`);
@@ -68,7 +68,7 @@ export class SqliteQuotaStore implements QuotaStore {
   }
 
   consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return this.turn.add(keyId, now, policy);
+    return this.batches.add(keyId, now, policy);
   }
 
   private commitBatch(batch: PendingConsume[]): void {
@@ -100,9 +100,9 @@ export class SqliteQuotaStore implements QuotaStore {
       this.lockRetries = 0;
     }
     if (now - this.lockedSince >= this.lockWaitMs) return false;
-    this.turn.putBack(batch);
-    if (++this.lockRetries <= NEXT_TURN_RETRIES) setImmediate(() => this.turn.run());
-    else setTimeout(() => this.turn.run(), 1);
+    this.batches.putBack(batch);
+    if (++this.lockRetries <= NEXT_TURN_RETRIES) setImmediate(() => this.batches.decideNow());
+    else setTimeout(() => this.batches.decideNow(), 1);
     return true;
   }
 
