@@ -50,11 +50,10 @@ export const CONNECTIONS = 50;
  * status read: the benchmark's exactness check; wrk-load.ts sends the timed windows where wrk is
  * installed).
  *
- * Every request is encoded before the window opens. autocannon's per-request hook
- * (`setupRequest`) re-encodes each request as it is sent, which took ~13 µs of the load
- * generator's CPU per request here: on two cores that held a bare server to 22k requests/s where
- * pre-encoded requests reach 31k, so it measured the generator more than the server. Varied paths
- * are dealt out among the connections, each cycling through its own share.
+ * Every request is encoded before the window opens, not by autocannon's per-request hook
+ * (`setupRequest`): encoding as they are sent costs the generator, on the server's cores, enough
+ * CPU to measure the generator more than the server. Varied paths are dealt out among the
+ * connections, each cycling through its own share.
  */
 export function load(spec: LoadSpec): Promise<CountedResult> {
   const { path } = spec;

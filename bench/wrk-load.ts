@@ -40,10 +40,8 @@ end
 
 /**
  * One timed window of wrk (one thread, 50 keep-alive connections): the generator the issue names
- * beside autocannon, written in C. On this two-core machine it spent 13–16 µs of CPU per
- * rates/latest answer of the service, where autocannon spent ~40 µs (and ~33 µs per answer of the
- * bare server's), so the servers, not the generator, are what run out (docs/performance.md,
- * "Runs": the session that moved the timed windows to wrk).
+ * beside autocannon, written in C. It spends a fraction of autocannon's CPU per answer, so the
+ * servers, not the generator, are what run out.
  *
  * wrk knows an answer's status only as below 400 or not, so `refused` is what it gives; the exact
  * statuses of a fixed number of requests are autocannon's (`load` with `amount`).

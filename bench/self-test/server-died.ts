@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { load } from '../../bench/load.js';
-import { spawnAndWait } from '../../bench/processes.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { tempDir } from '../../test/helpers/temp-dir.js';
+import { load } from '../load.js';
+import { spawnAndWait } from '../processes.js';
 
 // A server that answers 300 requests, says why on stderr and exits 3: as a server that aborts
 // under load does, mid-window.
