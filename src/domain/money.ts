@@ -42,13 +42,9 @@ export function positiveAmount(text: string): Decimal {
   return value;
 }
 
-/** n / d (d > 0) rounded half-up (ties away from zero) to an integer. */
+/** n / d (d > 0) rounded half-up (ties away from zero) to an integer: floor((2|n| + d) / 2d), signed. */
 function roundedQuotient(n: bigint, d: bigint): bigint {
-  const negative = n < 0n;
-  const magnitude = negative ? -n : n;
-  const quotient = magnitude / d;
-  const rounded = 2n * (magnitude - quotient * d) >= d ? quotient + 1n : quotient;
-  return negative ? -rounded : rounded;
+  return n < 0n ? -((-2n * n + d) / (2n * d)) : (2n * n + d) / (2n * d);
 }
 
 /** An integer count of millionths as a fixed 6-place string, never in exponent notation. */
