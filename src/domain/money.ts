@@ -15,10 +15,14 @@ export const SHOWN_DECIMALS = 6;
 /** Numeric string per DECISIONS §2: optional sign, digits with optional fraction, or `.5`. */
 export const NUMERIC_STRING = /^[+-]?(\d+(\.\d+)?|\.\d+)$/;
 
-const POWERS_OF_TEN: bigint[] = [1n];
+/**
+ * 10^0 … 10^64, made once: rates have at most 24 digits, amounts at most 12 places, plus the 6
+ * shown. A larger exponent is computed each time and not kept, so no input can grow a table.
+ */
+const CACHED_POWERS = 64;
+const POWERS_OF_TEN: readonly bigint[] = Array.from({ length: CACHED_POWERS + 1 }, (_, i) => 10n ** BigInt(i));
 function pow10(n: number): bigint {
-  while (POWERS_OF_TEN.length <= n) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10n);
-  return POWERS_OF_TEN[n]!;
+  return POWERS_OF_TEN[n] ?? 10n ** BigInt(n);
 }
 
 /** Parses a string already known to match NUMERIC_STRING. */

@@ -26,6 +26,7 @@ const parser = new XMLParser({
  * Throws IngestFormatError naming `source` and the element at fault.
  */
 export function parseEcbXml(text: string, source: string): ParsedDay[] {
+  refuseDoctype(text, source);
   const { body, skippedLines } = stripLeading(text);
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw syntaxError(valid.err, body, skippedLines, source);
@@ -82,6 +83,18 @@ function readDay(cube: unknown, position: string, source: string): ParsedDay {
     rates.set(currency, canonicalRate(rate, at));
   });
   return { date: time, rates };
+}
+
+/**
+ * The ECB's files have no DOCTYPE, and a DOCTYPE is how XML attacks come: entities that expand to
+ * gigabytes, external entities that read files. Refused wherever it stands (even in a comment),
+ * in any letter case, before the validator or the parser sees the text.
+ */
+function refuseDoctype(text: string, source: string): void {
+  const at = text.search(/<!doctype/i);
+  if (at < 0) return;
+  const line = countLines(text.slice(0, at));
+  throw new IngestFormatError(`${source}: line ${line} holds a DOCTYPE declaration; ECB files have none, refusing the file`);
 }
 
 /** The Cube children of a node; an empty `<Cube/>` parses to '' and has none. */

@@ -1,7 +1,7 @@
 import { parseEcbCsv } from './parse-ecb-csv.js';
 import { parseEcbXml } from './parse-ecb-xml.js';
 import { IngestFormatError, type ParsedDay } from './parsed-day.js';
-import { readZipMember } from './unzip-single.js';
+import { printableName, readZipMember } from './unzip-single.js';
 
 const DEFAULT_MAX_UNCOMPRESSED_BYTES = 64 * 1024 * 1024;
 
@@ -24,7 +24,7 @@ export async function parseRatesFile(
   if (isZip(bytes)) {
     const maxBytes = opts.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES;
     const member = await readZipMember(bytes, source, maxBytes);
-    days = parseText(member.data, `${source}:${member.name}`);
+    days = parseText(member.data, `${source}:${printableName(member.name)}`);
   } else {
     days = parseText(bytes, source);
   }

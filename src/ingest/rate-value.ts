@@ -2,13 +2,16 @@ import { IngestFormatError } from './parsed-day.js';
 
 export { isValidIsoDate } from '../domain/calendar-date.js';
 
+/** Integer plus fraction digits a rate may have, as written. */
+export const MAX_RATE_DIGITS = 24;
+
 /**
  * Checks an ECB rate and returns it in canonical form, so that the XML's `1.1900` and the history
- * CSV's `1.19` compare equal as strings. Only plain positive decimals are accepted: the ECB never
- * writes signs, exponents or `.5`, so anything else means the file is not what we think it is.
- * A hand-written scan instead of regexes keeps this linear on hostile input (it runs for every
- * value of the full history). `where` may be a function so callers need not build a message
- * string for every one of those values, only for the bad one.
+ * CSV's `1.19` compare equal as strings. Only plain positive decimals of at most MAX_RATE_DIGITS
+ * digits are accepted: the ECB never writes signs, exponents or `.5`, so anything else means the
+ * file is not what we think it is. A hand-written scan instead of regexes keeps this linear on
+ * hostile input (it runs for every value of the full history). `where` may be a function so
+ * callers need not build a message string for every one of those values, only for the bad one.
  */
 export function canonicalRate(text: string, where: string | (() => string)): string {
   const n = text.length;
@@ -23,6 +26,14 @@ export function canonicalRate(text: string, where: string | (() => string)): str
     return invalid(text, where);
   }
   if (n === 0) return invalid(text, where);
+  // Digits as written, leading and trailing zeros included: the ECB writes at most a dozen, and a
+  // crafted value of thousands would be stored and make every conversion on it costly.
+  const digits = dot < 0 ? n : n - 1;
+  if (digits > MAX_RATE_DIGITS) {
+    throw new IngestFormatError(
+      `${describe(where)}: rate ${showValue(text)} has ${digits} digits, more than the ${MAX_RATE_DIGITS} a rate may have`,
+    );
+  }
 
   const intEnd = dot < 0 ? n : dot;
   let intStart = 0;

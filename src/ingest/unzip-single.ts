@@ -3,6 +3,21 @@ import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { IngestFormatError } from './parsed-day.js';
 
+const MAX_SHOWN_NAME = 200;
+/** C0 and C1 controls, DEL, bidirectional marks, overrides and isolates, line and paragraph separators. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A ZIP member's name as error messages show it: control characters (a terminal escape, a newline
+ * that would forge a log line), bidirectional overrides and line separators written as escapes
+ * (`\u001b`, `\n`), and a very long name cut short. The name comes from the file, not the user.
+ */
+export function printableName(name: string): string {
+  const cut = name.length > MAX_SHOWN_NAME ? `${name.slice(0, MAX_SHOWN_NAME)}…` : name;
+  return cut.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Reads the one file inside a ZIP (the ECB's history ZIP holds a single CSV). Directory entries
  * are ignored; zero or several files is an error. `maxBytes` caps the bytes actually inflated,
@@ -16,7 +31,7 @@ export async function readZipMember(
   const zipfile = await openZip(zip, source);
   try {
     const entry = await findSingleFile(zipfile, source);
-    const where = `${source}:${entry.fileName}`;
+    const where = `${source}:${printableName(entry.fileName)}`;
     const data = await readEntry(zipfile, entry, where, maxBytes);
     // yauzl checks sizes but not the checksum; without this a damaged stored member would pass.
     if ((crc32(data) >>> 0) !== (entry.crc32 >>> 0)) {
@@ -48,7 +63,7 @@ function findSingleFile(zipfile: ZipFile, source: string): Promise<Entry> {
       }
       if (found !== undefined) {
         finish(new IngestFormatError(
-          `${source}: the ZIP holds more than one file (${found.fileName}, ${entry.fileName}), expected exactly one`,
+          `${source}: the ZIP holds more than one file (${printableName(found.fileName)}, ${printableName(entry.fileName)}), expected exactly one`,
         ));
         return;
       }
@@ -112,8 +127,9 @@ function collect(stream: Readable, where: string, maxBytes: number): Promise<Buf
   });
 }
 
+/** yauzl's messages may quote a member's name (`absolute path: /…`), so they are escaped too. */
 function corrupt(where: string, err: Error): IngestFormatError {
-  return new IngestFormatError(`${where}: not a readable ZIP file: ${err.message}`);
+  return new IngestFormatError(`${where}: not a readable ZIP file: ${printableName(err.message)}`);
 }
 
 // zlib.crc32 arrived in Node 20.15; the package promises >= 20.12, so keep a table fallback.
