@@ -39,7 +39,27 @@ export const dateParams = z.object({
     .describe('A calendar date, YYYY-MM-DD'),
 });
 
+/** DECISIONS §11: digits of an amount as written, before and after the point. */
+export const MAX_AMOUNT_INTEGER_DIGITS = 30;
+export const MAX_AMOUNT_FRACTION_DIGITS = 12;
+
+/**
+ * Within the digit limits; called only on a numeric string, so one failure gives one message.
+ * Counted by hand: linear however long the value (the URL limit still allows kilobytes).
+ */
+function withinAmountLimits(value: string): boolean {
+  if (!NUMERIC_STRING.test(value)) return true;
+  const sign = value.charCodeAt(0) === 43 /* + */ || value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const point = value.indexOf('.');
+  const integerDigits = (point === -1 ? value.length : point) - sign;
+  const fractionDigits = point === -1 ? 0 : value.length - point - 1;
+  return integerDigits <= MAX_AMOUNT_INTEGER_DIGITS && fractionDigits <= MAX_AMOUNT_FRACTION_DIGITS;
+}
+
+// NUMERIC_STRING stays the documented pattern; the digit limits are a refinement of it with the
+// same message, so an amount too long is "not a numeric string" like any other malformed one.
 const amount = text(NUMERIC_STRING, MESSAGES.amount)
+  .refine(withinAmountLimits, { error: MESSAGES.amount })
   .describe('Amount in the `from` currency, a positive decimal number');
 
 export const convertQuery = z.object({

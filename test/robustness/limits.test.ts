@@ -103,10 +103,13 @@ test('when query strings are huge but within the URL limit, then they get the sp
   const repeated = Array.from({ length: 800 }, () => 'from=USD').join('&');
   const answer = await get(`/api/v1/convert?${repeated}&to=JPY&amount=1`);
   assert.deepEqual(JSON.parse(answer.body), { statusCode: 400, message: [MSG.from], error: 'Bad Request' }, 'a parameter given 800 times');
-  const amount = `9${'8'.repeat(7000)}.5`;
-  const huge = await get(`/api/v1/convert?from=EUR&to=EUR&amount=${amount}`);
-  assert.equal(huge.status, 200, huge.body.slice(0, 200));
-  assert.equal(JSON.parse(huge.body).result, `${amount}00000`, 'a 7,000-digit amount converts exactly');
+  // DECISIONS §11: at most 30 digits before the point and 12 after.
+  const huge = await get(`/api/v1/convert?from=EUR&to=EUR&amount=9${'8'.repeat(7000)}.5`);
+  assert.deepEqual(JSON.parse(huge.body), { statusCode: 400, message: [MSG.amount], error: 'Bad Request' }, 'a 7,000-digit amount is refused');
+  const longest = `${'9'.repeat(30)}.${'8'.repeat(12)}`;
+  const exact = await get(`/api/v1/convert?from=EUR&to=EUR&amount=${longest}`);
+  assert.equal(exact.status, 200, exact.body.slice(0, 200));
+  assert.equal(JSON.parse(exact.body).result, `${'9'.repeat(30)}.888889`, 'the longest amount converts, rounded once half-up');
 });
 
 test('when requests are malformed HTTP — garbage, a lower-case method, smuggling headers, no Host, a bad escape — then the answer is a JSON 400 and the connection is closed', async (t) => {
