@@ -22,7 +22,7 @@ import { ResponseCache } from './http/response-cache.js';
 import { apiRoutes } from './http/routes/api-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
-import { otherMethodRoutes } from './http/routes/other-methods.js';
+import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/other-methods.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -75,6 +75,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerErrorHandling(app);
   app.addHook('onRequest', commonHeaders);
   app.addHook('onRequest', enforceRequestLimits(limits));
+  app.addHook('onRequest', emptyParameterIsUnknownPath);
   app.addHook('onResponse', logAccess);
   // Before any route, so that it documents them all; beside the API plugin: no key, not counted.
   registerApiDocs(app);

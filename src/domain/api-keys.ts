@@ -8,7 +8,7 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-const KEY_PREFIX = 'cr_';
+export const KEY_PREFIX = 'cr_';
 
 /** 256 random bits, URL-safe and printable, so it survives shells, headers and copy-paste. */
 export function generateApiKey(): string {

@@ -38,6 +38,7 @@ const messages = (limits: HttpLimits) => ({
   414: `The URL is longer than ${limits.maxUrlLength} characters`,
   431: `The request line and headers are larger than ${limits.maxHeaderBytes} bytes`,
   badUrl: 'Malformed URL: the path holds an invalid percent-encoding',
+  fragment: 'Malformed URL: the request target holds a fragment (#)',
   noHost: 'An HTTP/1.1 request needs a Host header',
 });
 
@@ -73,13 +74,17 @@ const exchanges = new WeakMap<Socket, { request: IncomingMessage; response: Serv
 /**
  * onRequest, before authentication: a URL over the limit is refused whatever its path, and an
  * HTTP/1.1 request without Host gets the 400 RFC 9112 §3.2 requires (Node's own check, switched
- * off above, would answer it with an empty body).
+ * off above, would answer it with an empty body). A `#` is refused too: a request target has no
+ * fragment (RFC 9112 §3.2), and the router ends the path at a `#` while the query keeps it, so a
+ * request would be answered for less, or other, than what the client sent.
  */
 export function enforceRequestLimits(limits: HttpLimits) {
   const text = messages(limits);
   return function requestLimits(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     exchanges.set(request.raw.socket, { request: request.raw, response: reply.raw });
-    if (request.raw.url !== undefined && request.raw.url.length > limits.maxUrlLength) return done(new HttpError(414, text[414]));
+    const url = request.raw.url ?? '';
+    if (url.length > limits.maxUrlLength) return done(new HttpError(414, text[414]));
+    if (url.includes('#')) return done(new HttpError(400, text.fragment));
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1 && request.headers.host === undefined) {
       return done(new HttpError(400, text.noHost));
     }

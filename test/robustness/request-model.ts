@@ -82,7 +82,10 @@ export function isCodeList(s: string): boolean {
   return s.split(',').every(isCode);
 }
 
-/** Optional sign, then digits with an optional fraction, or a fraction alone: `12`, `12.5`, `.5`, `+3`, `-2`. */
+/**
+ * Optional sign, then digits with an optional fraction, or a fraction alone: `12`, `12.5`, `.5`,
+ * `+3`, `-2`; at most 30 digits before the point and 12 after.
+ */
 export function isNumeric(s: string): boolean {
   let i = s[0] === '+' || s[0] === '-' ? 1 : 0;
   const digitsFrom = (from: number) => {
@@ -92,11 +95,12 @@ export function isNumeric(s: string): boolean {
   };
   const intEnd = digitsFrom(i);
   const hasInt = intEnd > i;
+  if (intEnd - i > 30) return false;
   i = intEnd;
   if (i === s.length) return hasInt;
   if (s[i] !== '.') return false;
   const fracEnd = digitsFrom(i + 1);
-  return fracEnd > i + 1 && fracEnd === s.length;
+  return fracEnd > i + 1 && fracEnd === s.length && fracEnd - (i + 1) <= 12;
 }
 
 export function isPositiveNumeric(s: string): boolean {
@@ -156,7 +160,8 @@ export function routeOf(path: string): Route | undefined {
   if (path === '/api/v1/convert/bulk') return { name: 'bulk' };
   if (path === '/api/v1/currencies') return { name: 'currencies' };
   const prefix = '/api/v1/rates/';
-  if (path.startsWith(prefix) && !path.slice(prefix.length).includes('/')) {
+  // An empty date segment (`/api/v1/rates/`) is no route: an unknown path.
+  if (path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes('/')) {
     const date = decodeURIComponent(path.slice(prefix.length));
     return date === 'latest' ? { name: 'latest' } : { name: 'date', date };
   }
@@ -169,8 +174,9 @@ type Auth = 'ok' | 'malformed' | 'invalid';
 
 /** DECISIONS §1.2: the scheme word in any case, one or more spaces, then one non-empty word. */
 export function authOf(values: string[], key: string): Auth {
-  const header = values[0];
-  if (header === undefined) return 'malformed';
+  // DECISIONS §11: two Authorization headers are malformed, whatever each holds.
+  if (values.length !== 1) return 'malformed';
+  const header = values[0]!;
   // The HTTP parser strips whitespace around a header value.
   const m = /^bearer +([^\s]+)$/i.exec(header.replace(/^[ \t]+|[ \t]+$/g, ''));
   if (!m) return 'malformed';

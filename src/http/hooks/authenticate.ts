@@ -21,9 +21,26 @@ export function bearerToken(header: string | undefined): string | undefined {
 export const MISSING_KEY = new HttpError(401, 'Missing or malformed Authorization header');
 export const INVALID_KEY = new HttpError(401, 'Invalid API key');
 
+/**
+ * Whether the request carries more than one Authorization header (DECISIONS §11). Node keeps only
+ * the first in `request.headers`; the raw list, name/value pairs, still has them all.
+ */
+export function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
 /** onRequest, first of the API's hooks (DECISIONS §1.2): a known, unrevoked key, or a 401. */
 export function authenticate(keys: KeyCache) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    // Two headers are malformed whichever of them holds a key: which one counts is not guessed.
+    if (repeatsAuthorization(request.raw.rawHeaders)) return sendError(reply, MISSING_KEY);
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) return sendError(reply, MISSING_KEY);
     const keyId = await keys.authenticate(token);
