@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
@@ -62,8 +64,57 @@ export interface Config {
   redisKeyPrefix: string;
   /** Worker processes sharing the port (node:cluster); 1 runs in-process. */
   workers: number;
-  /** GET /metrics: off (404), or on and guarded by a bearer token when one is set. */
+  /** GET /metrics: off (404), or on and guarded by a bearer token when one is set (see metricsAccess). */
   metrics: { enabled: boolean; token: string | undefined };
+}
+
+/**
+ * DATABASE_URL as a log line may show it: a SQLite path made absolute (the file actually
+ * opened), a PostgreSQL URL without its password and query (which may carry one too).
+ */
+export function databaseForLog(databaseUrl: string): string {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = databaseUrl.slice('sqlite:'.length);
+    return path === ':memory:' ? databaseUrl : `sqlite:${resolve(path)}`;
+  }
+  try {
+    const url = new URL(databaseUrl);
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.toString();
+  } catch {
+    return databaseUrl.replace(/\/\/.*@/, '//').replace(/\?.*$/, '');
+  }
+}
+
+/**
+ * Whether HOST names the loopback interface only: `localhost`, 127.0.0.0/8 (also as an
+ * IPv4-mapped IPv6 address) or ::1, brackets allowed. Anything else (0.0.0.0, ::, a name) may be
+ * reachable from other machines.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (name === 'localhost') return true;
+  if (isIP(name) === 4) return name.startsWith('127.');
+  if (isIP(name) !== 6) return false;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name)?.[1];
+  if (mapped !== undefined) return mapped.startsWith('127.');
+  return /^(?:0{0,4}:){2,7}0{0,3}1$/.test(name) || name === '::1';
+}
+
+/**
+ * DECISIONS §11, how GET /metrics answers: `off` (METRICS=off: an unknown path); `token` (only
+ * with METRICS_TOKEN as a bearer token); `loopback` (no token set, HOST is loopback: answered
+ * as it is); `withheld` (no token set and HOST may be reachable from elsewhere: an unknown path,
+ * and the start-up log says why).
+ */
+export type MetricsAccess = 'off' | 'token' | 'loopback' | 'withheld';
+
+export function metricsAccess(config: Pick<Config, 'host' | 'metrics'>): MetricsAccess {
+  if (!config.metrics.enabled) return 'off';
+  if (config.metrics.token !== undefined) return 'token';
+  return isLoopbackHost(config.host) ? 'loopback' : 'withheld';
 }
 
 export class ConfigError extends Error {

@@ -1,10 +1,13 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { databaseForLog, metricsAccess, type Config, type MetricsAccess } from './config.js';
 import { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
+import type { RatesSnapshot } from './domain/snapshot.js';
 import type { HttpLimits } from './http/limits.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
+import { countOf } from './plural.js';
 import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
 import { KeyCache } from './live/key-cache.js';
@@ -29,6 +32,27 @@ async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLog
     log.warn(`ingestion failed: ${(err as Error).message}; ${consequence}`);
     return false;
   }
+}
+
+/** What a snapshot holds, for the start-up line and the line of each pick-up. */
+function describeRates(snapshot: RatesSnapshot): string {
+  if (snapshot.isEmpty) return 'no rates stored yet';
+  const dates = snapshot.datesNewestFirst;
+  return `${countOf(dates.length, 'day')} of rates, ${dates[dates.length - 1]} .. ${dates[0]}`;
+}
+
+/** Where a browser on this machine finds the reference: the bound address, or localhost for a wildcard one. */
+function docsUrl(address: AddressInfo): string {
+  const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/docs`;
+}
+
+/** The start-up line saying how GET /metrics answers (DECISIONS §11); a warning when it is withheld. */
+function logMetricsAccess(access: MetricsAccess, host: string, log: FastifyBaseLogger): void {
+  if (access === 'off') log.info('/metrics is off (METRICS=off)');
+  else if (access === 'token') log.info('/metrics needs METRICS_TOKEN as a bearer token');
+  else if (access === 'loopback') log.info(`/metrics answers without a token: HOST ${host} is a loopback address (set METRICS_TOKEN before binding another)`);
+  else log.warn(`/metrics is not served: HOST ${host} is not a loopback address and METRICS_TOKEN is unset (set METRICS_TOKEN to scrape it, or METRICS=off)`);
 }
 
 /** Opens the stores, loads every ingested day into memory, and only then listens. */
@@ -62,15 +86,24 @@ export async function startServer(
     metrics.recordIngestion('startup', landed);
     await view.refresh();
   }
-  log.info(`loaded ${view.snapshot.dayCount} days of rates`);
 
+  const access = metricsAccess(config);
+  logMetricsAccess(access, config.host, log);
   const app = buildApp({
     config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock, ...tuning,
-    metrics: config.metrics.enabled ? { metrics, token: config.metrics.token } : undefined,
+    metrics: access === 'token' || access === 'loopback' ? { metrics, token: config.metrics.token } : undefined,
   });
   await app.listen({ port: config.port, host: config.host });
+  log.info(
+    `serving ${countOf(tracked.codes.size, 'currency', 'currencies')} from ${databaseForLog(config.databaseUrl)}: ` +
+      `${describeRates(view.snapshot)}; API reference at ${docsUrl(app.server.address() as AddressInfo)}`,
+  );
 
-  const stopRefresher = startRefresher(() => Promise.all([view.refresh(), keys.refresh()]), config.refreshIntervalMs, log);
+  // One line each time new data is loaded, whoever wrote it.
+  const refreshRates = async () => {
+    if (await view.refresh()) log.info(`picked up new rates: now ${describeRates(view.snapshot)}`);
+  };
+  const stopRefresher = startRefresher(() => Promise.all([refreshRates(), keys.refresh()]), config.refreshIntervalMs, log);
   const stopSchedule =
     config.ingestScheduleMinute === null
       ? () => undefined
@@ -81,7 +114,7 @@ export async function startServer(
           minuteOfDay: config.ingestScheduleMinute,
           log,
           clock,
-          onLanded: () => view.refresh(),
+          onLanded: refreshRates,
           onRun: (landed) => metrics.recordIngestion('scheduled', landed),
         });
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config.js';
 import { USAGE, UsageError } from './usage.js';
 
@@ -19,6 +20,12 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     console.log(USAGE.main);
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    // package.json ships with the package, beside dist/ (this file is dist/src/cli/main.js).
+    const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    console.log(packageJson.version);
     return 0;
   }
   const loadCommand = name === undefined ? undefined : COMMANDS.get(name);

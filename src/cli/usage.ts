@@ -1,6 +1,7 @@
 /** Help texts: printed by --help (exit 0) and after a usage error (exit 2). */
 export const USAGE = {
   main: `Usage: currency-rates <command> [options]
+       currency-rates --version
 
 Commands:
   serve                 Run the HTTP API
@@ -15,7 +16,8 @@ Configuration comes from the environment (see README: DATABASE_URL, PORT, ...).`
 
 Runs the HTTP API. Configured by environment variables: PORT, HOST, DATABASE_URL, QUOTA_LIMIT,
 QUOTA_PERIOD_DAYS, CURRENCIES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGEST_SCHEDULE_SOURCE,
-REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS (see README, "Configuration").`,
+REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS, METRICS, METRICS_TOKEN (see README,
+"Configuration").`,
   ingest: `Usage: currency-rates ingest [--file PATH | --url URL | --source ecb-daily|ecb-90d|ecb-hist]
 
 Loads ECB reference rates (XML, CSV, or the history ZIP; detected by content) into the store
@@ -28,7 +30,8 @@ Options:
   --source NAME   one of the ECB feeds: ecb-daily, ecb-90d, ecb-hist`,
   keys: `Usage: currency-rates keys <create [--name NAME] | list | revoke ID>
 
-  create [--name NAME]  creates a key and prints it, alone, on the last line (shown only once)
+  create [--name NAME]  creates a key and prints it, alone, on the last line (shown only once);
+                        NAME: 1 to 100 printable characters
   list                  lists ids, names, creation times and status (never the keys)
   revoke ID             revokes a key; running servers refuse it within seconds`,
   migrate: `Usage: currency-rates migrate

@@ -1,6 +1,7 @@
 import type { RateRow } from '../domain/snapshot.js';
 import type { MergeReport, RatesStore } from '../storage/ports.js';
 import { describeSource, readSource, type IngestSource } from './sources.js';
+import { countOf } from '../plural.js';
 
 export interface IngestionReport extends MergeReport {
   source: string;
@@ -28,7 +29,7 @@ export async function runIngestion(store: RatesStore, source: IngestSource): Pro
 
 export function summarise(report: IngestionReport): string {
   return (
-    `ingested ${report.source}: ${report.days} days (${report.firstDate} .. ${report.lastDate}), ` +
-    `${report.rates} rates, ${report.added} new, ${report.changed} changed`
+    `ingested ${report.source}: ${countOf(report.days, 'day')} (${report.firstDate} .. ${report.lastDate}), ` +
+    `${countOf(report.rates, 'rate')}, ${report.added} new, ${report.changed} changed`
   );
 }

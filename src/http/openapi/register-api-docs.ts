@@ -3,6 +3,7 @@ import fastifySwagger, { type SwaggerTransform, type SwaggerTransformObject } fr
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { guardDocsPath, protectDocs } from './docs-guard.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './docs-paths.js';
 import { documentRoute, requestHeadersDoc, ROUTE_DOCS } from './route-docs.js';
 
@@ -114,17 +115,23 @@ export function registerApiDocs(app: FastifyInstance): void {
     transformObject,
   });
 
-  app.register(fastifySwaggerUi, {
-    routePrefix: DOCS_PREFIX,
-    uiConfig: {
-      validatorUrl: null,
-      docExpansion: 'list',
-      defaultModelsExpandDepth: 0,
-      displayRequestDuration: true,
-      tryItOutEnabled: true,
-      supportedSubmitMethods: ['get'],
-    },
-    theme: { title: 'currency-rates API reference' },
+  // In a context of its own, so that the guard and the browser protections (docs-guard.ts) cover
+  // every route of the reference, its static files included, and nothing else.
+  app.register(async (reference) => {
+    reference.addHook('onRequest', guardDocsPath);
+    reference.addHook('onSend', protectDocs);
+    await reference.register(fastifySwaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      uiConfig: {
+        validatorUrl: null,
+        docExpansion: 'list',
+        defaultModelsExpandDepth: 0,
+        displayRequestDuration: true,
+        tryItOutEnabled: true,
+        supportedSubmitMethods: ['get'],
+      },
+      theme: { title: 'currency-rates API reference' },
+    });
   });
 
   app.register(async (docs) => {

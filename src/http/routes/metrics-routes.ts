@@ -14,8 +14,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * GET /metrics (Prometheus text format), beside the authenticated plugin: no API key, never
- * counted. Every answer is observed in onResponse under its route template, never the raw URL,
- * so the label sets stay few whatever clients send.
+ * counted, no CORS headers; registered only where it may answer (config.ts, metricsAccess).
+ * Every answer is observed in onResponse under its route template, never the raw URL, so the
+ * label sets stay few whatever clients send.
  */
 export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsExposure): void {
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
@@ -24,7 +25,12 @@ export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsE
   });
 
   const expected = token === undefined ? undefined : digest(token);
-  app.get('/metrics', async (request, reply) => {
+  // A scraper is no browser page of another origin: the CORS headers every answer gets are taken off.
+  const withoutCors = (_request: FastifyRequest, reply: FastifyReply, _payload: unknown, done: () => void) => {
+    reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
+    done();
+  };
+  app.get('/metrics', { onSend: withoutCors }, async (request, reply) => {
     if (expected !== undefined) {
       const header = request.headers.authorization;
       const sent = header === undefined ? undefined : BEARER.exec(header)?.[1];

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../ports.js';
 
@@ -50,11 +50,47 @@ export function statement(db: SqliteDb, sql: string): SqliteStatement {
  * batch of requests.
  */
 export function openSqlite(path: string, { lockWaitMs = LOCK_WAIT_MS }: { lockWaitMs?: number } = {}): SqliteDb {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && path !== '') createPrivately(path);
   const db = sqliteConnection(path);
   // exec, not pragma(): exec makes no statement object (see `held`).
   db.exec(`PRAGMA busy_timeout = ${lockWaitMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON`);
   return db;
+}
+
+/** Folders the service creates for its database: the owner's alone (DECISIONS §11). */
+const FOLDER_MODE = 0o700;
+/** The database file; SQLite gives its -wal and -shm the database file's mode. */
+const FILE_MODE = 0o600;
+
+/**
+ * Creates the folders up to `path` and the empty database file, when missing, with the modes
+ * above: chmod after creation, so the umask the service runs under cannot widen them. What
+ * already exists keeps the mode its owner gave it.
+ */
+function createPrivately(path: string): void {
+  const folder = dirname(path);
+  const first = mkdirSync(folder, { recursive: true, mode: FOLDER_MODE });
+  if (first !== undefined) {
+    // mkdirSync returns the first folder it created; it and every one below it on the way are new.
+    let current = first;
+    chmodSync(current, FOLDER_MODE);
+    for (const part of relative(first, folder).split(sep).filter((segment) => segment !== '')) {
+      current = join(current, part);
+      chmodSync(current, FOLDER_MODE);
+    }
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', FILE_MODE);
+  } catch {
+    // It exists, or cannot be created: SQLite opens it, or reports why it cannot, as before.
+    return;
+  }
+  try {
+    fchmodSync(fd, FILE_MODE);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/;
