@@ -40,6 +40,8 @@ export interface AppDeps {
   httpLimits?: HttpLimits;
   /** GET /metrics and the per-request observations; undefined when METRICS=off. */
   metrics?: MetricsExposure | undefined;
+  /** True once the server is shutting down: /ready is then 503 and every answer closes its connection. */
+  draining?: () => boolean;
 }
 
 // Validation runs in validateInput over path and query at once, and the handlers send JSON they
@@ -65,6 +67,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // The caller's X-Request-Id when acceptable, else a UUID.
     genReqId: requestIdOf,
     schemaController: { compilersFactory: OWN_COMPILERS },
+    // DECISIONS §11: a request that arrives while the server shuts down gets its normal answer.
+    return503OnClosing: false,
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => {
@@ -77,11 +81,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onRequest', enforceRequestLimits(limits));
   app.addHook('onRequest', emptyParameterIsUnknownPath);
   app.addHook('onResponse', logAccess);
+  const draining = deps.draining ?? (() => false);
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining()) reply.header('connection', 'close');
+    done(null, payload);
+  });
   // Before any route, so that it documents them all; beside the API plugin: no key, not counted.
   registerApiDocs(app);
   if (deps.metrics) metricsRoutes(app, deps.metrics);
   app.register(async (methods) => otherMethodRoutes(methods));
-  app.register(async (probes) => healthRoutes(probes, deps.readiness));
+  app.register(async (probes) => healthRoutes(probes, deps.readiness, draining));
   app.register(async (api) => {
     // DECISIONS §1: auth, then quota, then validation, then the handler.
     api.addHook('onRequest', authenticate(deps.keys));

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -55,6 +56,34 @@ function logMetricsAccess(access: MetricsAccess, host: string, log: FastifyBaseL
   else log.warn(`/metrics is not served: HOST ${host} is not a loopback address and METRICS_TOKEN is unset (set METRICS_TOKEN to scrape it, or METRICS=off)`);
 }
 
+/** The longest a shutdown takes: what is still open then is cut. */
+const SHUTDOWN_MS = 25_000;
+/** The listener closes once no connection has come for this long (the load balancer has stopped sending)... */
+const QUIET_MS = 250;
+/** ...or after this long, whichever comes first. */
+const ACCEPT_AT_MOST_MS = 10_000;
+
+/**
+ * Resolves once `server` has accepted no connection for `quietMs`, or after `maxMs`. Closing the
+ * listener resets the connections still waiting in its backlog, so it stays open while they come.
+ */
+function acceptUntilQuiet(server: Server, quietMs: number, maxMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const until = Date.now() + maxMs;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      server.off('connection', wait);
+      resolve();
+    };
+    const wait = () => {
+      clearTimeout(timer);
+      timer = setTimeout(finish, Math.max(0, Math.min(quietMs, until - Date.now())));
+    };
+    server.on('connection', wait);
+    wait();
+  });
+}
+
 /** Opens the stores, loads every ingested day into memory, and only then listens. */
 export async function startServer(
   config: Config,
@@ -89,8 +118,10 @@ export async function startServer(
 
   const access = metricsAccess(config);
   logMetricsAccess(access, config.host, log);
+  let draining = false;
   const app = buildApp({
     config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock, ...tuning,
+    draining: () => draining,
     metrics: access === 'token' || access === 'loopback' ? { metrics, token: config.metrics.token } : undefined,
   });
   await app.listen({ port: config.port, host: config.host });
@@ -121,14 +152,18 @@ export async function startServer(
   return {
     app,
     close: async () => {
+      // DECISIONS §11: /ready turns 503 at once and every answer from now on closes its connection;
+      // connections keep being accepted until they stop coming, then the listener closes.
+      const started = Date.now();
+      draining = true;
       stopRefresher();
       stopSchedule();
-      // app.close() stops accepting and waits for every open connection. Idle keep-alive ones are
-      // closed only once, when it starts; a connection whose last request finishes later would hold
-      // the process for the whole keep-alive timeout. So idle connections are swept until the
-      // close completes, and after 25 s whatever is left is cut.
+      await acceptUntilQuiet(app.server, QUIET_MS, ACCEPT_AT_MOST_MS);
+      // app.close() waits for every open connection, closing idle ones once as it starts; one whose
+      // answer began before the drain stays open after it, so idle ones are swept until the close
+      // completes, and what is left at the deadline is cut.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-      const deadline = setTimeout(() => app.server.closeAllConnections(), 25_000);
+      const deadline = setTimeout(() => app.server.closeAllConnections(), Math.max(0, SHUTDOWN_MS - (Date.now() - started)));
       try {
         await app.close();
       } finally {

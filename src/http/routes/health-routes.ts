@@ -8,9 +8,11 @@ export interface Readiness {
 }
 
 /** For load balancers and orchestrators: no key, not counted. */
-export function healthRoutes(app: FastifyInstance, readiness: Readiness): void {
+export function healthRoutes(app: FastifyInstance, readiness: Readiness, draining: () => boolean): void {
   app.get('/health', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
   app.get('/ready', async (request, reply) => {
+    // Shutting down: the load balancer should send nothing more here.
+    if (draining()) return sendError(reply, new HttpError(503, 'The server is shutting down'));
     try {
       await readiness.ping();
     } catch (err) {
