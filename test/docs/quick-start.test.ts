@@ -27,6 +27,9 @@ async function freePort(): Promise<number> {
 test('when the README quick start is run as written, then the curl prints the documented rate set', async (t) => {
   const lines = quickStartBlock();
   assert.equal(lines[0], 'npm install');
+  // npx would install the clone into its cache on the first call (a build) and cost a second or
+  // more on every call after: the quick start runs the built CLI directly.
+  assert.deepEqual(lines.filter((line) => /\bnpx\b/.test(line)), [], 'no quick-start step goes through npx');
   const port = await freePort();
   const dir = tempDir(t);
   // `npm install` already ran to build these tests. The only changes: the server's port (3000
