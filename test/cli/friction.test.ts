@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pino from 'pino';
-import { databaseForLog, loadConfig } from '../../src/config.js';
+import { databaseForLog } from '../../src/config.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
-import { startServer } from '../../src/server.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { describeRun, fixture, REPO_ROOT, runCli, serviceEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/test-server.js';
+import { startLoggedServer } from '../helpers/logged-server.js';
 
 /**
  * What an operator meets first: the version, the help of `serve`, counts that read right, key
@@ -70,28 +69,9 @@ test('when keys create gets a name with control characters, line breaks, escapes
   }
 });
 
-interface LogLine {
-  level: number;
-  msg: string;
-}
-
-/** The production server on a random port of 127.0.0.1, its log lines kept for the test. */
-async function start(t: TestContext, db: string, env: Record<string, string> = {}) {
-  const lines: LogLine[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${db}`,
-    INGEST_ON_EMPTY: 'off',
-    INGEST_SCHEDULE: 'off',
-    ...env,
-  });
-  const server = await startServer(config, log);
-  t.after(() => server.close());
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return { port: address.port, lines };
+/** The production server on a random port of 127.0.0.1 and the database at `db`, its log lines kept for the test. */
+function start(t: TestContext, db: string, env: Record<string, string> = {}) {
+  return startLoggedServer(t, { DATABASE_URL: `sqlite:${db}`, ...env });
 }
 
 test('when the server starts, then one line names the database, the stored days, the currencies served and the /docs URL', async (t) => {

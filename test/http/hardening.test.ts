@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import { METHODS } from 'node:http';
-import { Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
-import pino from 'pino';
-import { loadConfig } from '../../src/config.js';
-import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
-import { startServer } from '../../src/server.js';
-import { openStores } from '../../src/storage/open-stores.js';
 import { errorBody, JSON_TYPE, MSG, remainingOf } from '../helpers/http-expect.js';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http.js';
 import { read, startTestServer } from '../helpers/test-server.js';
-import { freshTestStores } from '../helpers/test-backend.js';
+import { startLoggedServer } from '../helpers/logged-server.js';
 
 /**
  * DECISIONS §1 and §11 at the edges of HTTP: a repeated Authorization header, methods Fastify
@@ -174,28 +168,12 @@ test('DECISIONS §1.1: an empty or doubled path segment in /api/v1/rates/ is an 
 
 /** The production server with a logger whose lines the test reads, and a raw GET tagged with a request id. */
 async function serverWithLog(t: TestContext) {
-  const backend = await freshTestStores(t);
-  const key = generateApiKey();
-  const stores = await openStores(backend.storeConfig);
-  await stores.keys.create('test', hashApiKey(key), new Date());
-  await stores.close();
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const config = loadConfig({ ...backend.env, PORT: '0', HOST: '127.0.0.1', INGEST_ON_EMPTY: 'off', INGEST_SCHEDULE: 'off' });
-  const server = await startServer(config, pino({ level: 'info' }, sink));
-  backend.beforeCleanup(() => server.close());
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const { port, key, lines } = await startLoggedServer(t);
   let n = 0;
   /** Sends `target` raw and returns the url its access line shows. */
   const loggedUrlOf = async (target: string): Promise<unknown> => {
     const id = `hardening-${++n}`;
-    await rawRequest('127.0.0.1', address.port, { target, headers: [['authorization', `Bearer ${key}`], ['x-request-id', id]] });
+    await rawRequest('127.0.0.1', port, { target, headers: [['authorization', `Bearer ${key}`], ['x-request-id', id]] });
     for (let i = 0; i < 50 && !lines.some((line) => line.reqId === id && line.msg === 'request'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const line = lines.find((candidate) => candidate.reqId === id && candidate.msg === 'request');
     assert.ok(line, `an access line for ${target}`);

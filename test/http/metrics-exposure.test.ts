@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import pino from 'pino';
-import { isLoopbackHost, loadConfig } from '../../src/config.js';
-import { startServer } from '../../src/server.js';
+import { isLoopbackHost } from '../../src/config.js';
 import { errorBody, expectError } from '../helpers/http-expect.js';
-import { read, tempDir } from '../helpers/test-server.js';
+import { read } from '../helpers/test-server.js';
+import { startLoggedServer } from '../helpers/logged-server.js';
 
 /**
  * DECISIONS §11: without METRICS_TOKEN, /metrics answers only while the server binds a loopback
@@ -13,29 +11,11 @@ import { read, tempDir } from '../helpers/test-server.js';
  * which applies. Its answers are for a scraper, not for pages of other origins: no CORS header.
  */
 
-interface LogLine {
-  level: number;
-  msg: string;
-}
-
 /** The production server, started with `env` on a random port and a log the test reads. */
 async function start(t: TestContext, env: Record<string, string>) {
-  const lines: LogLine[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-  const config = loadConfig({
-    PORT: '0',
-    DATABASE_URL: `sqlite:${join(tempDir(t), 'rates.db')}`,
-    INGEST_ON_EMPTY: 'off',
-    INGEST_SCHEDULE: 'off',
-    ...env,
-  });
-  const server = await startServer(config, log);
-  t.after(() => server.close());
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  const url = `http://127.0.0.1:${address.port}`;
+  const { port, lines } = await startLoggedServer(t, env);
   const metricsLines = () => lines.filter((line) => line.msg.startsWith('/metrics'));
-  return { url, metricsLines };
+  return { url: `http://127.0.0.1:${port}`, metricsLines };
 }
 
 const TOKEN = 'scrape-token-0123456789';

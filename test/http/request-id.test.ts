@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
-import pino from 'pino';
-import { loadConfig } from '../../src/config.js';
-import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
-import { startServer } from '../../src/server.js';
-import { openStores } from '../../src/storage/open-stores.js';
-import { freshTestStores } from '../helpers/test-backend.js';
+import { startLoggedServer } from '../helpers/logged-server.js';
 
 /** X-Request-Id: honoured when acceptable, else generated; echoed on every answer; the log's reqId. */
 
@@ -14,25 +8,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 /** The production server with a logger whose lines the test reads. */
 async function serverWithLog(t: TestContext) {
-  const backend = await freshTestStores(t);
-  const key = generateApiKey();
-  const stores = await openStores(backend.storeConfig);
-  await stores.keys.create('test', hashApiKey(key), new Date());
-  await stores.close();
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const config = loadConfig({ ...backend.env, PORT: '0', HOST: '127.0.0.1', INGEST_ON_EMPTY: 'off', INGEST_SCHEDULE: 'off' });
-  const server = await startServer(config, pino({ level: 'info' }, sink));
-  backend.beforeCleanup(() => server.close());
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const { port, key, lines } = await startLoggedServer(t);
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    fetch(`http://127.0.0.1:${address.port}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...headers } });
+    fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...headers } });
   /** The access line of the request with this answer (the line is written as it completes). */
   const lineOf = async (url: string) => {
     for (let i = 0; i < 50 && !lines.some((line) => line.url === url); i++) await new Promise((resolve) => setTimeout(resolve, 10));
