@@ -1,7 +1,7 @@
 import type { ZodType, z } from 'zod';
 import type { TrackedCurrencies } from '../domain/currencies.js';
-import { positiveAmount } from '../domain/money.js';
-import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn } from '../domain/rate-queries.js';
+import { positiveAmount, type Decimal } from '../domain/money.js';
+import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn, type ConversionPlan } from '../domain/rate-queries.js';
 import type { RatesSnapshot } from '../domain/snapshot.js';
 import { bulkQuery, convertQuery, dateParams, rateSetQuery } from './request-schemas.js';
 
@@ -23,13 +23,32 @@ export interface Endpoint {
 }
 
 type RateSetQuery = z.infer<typeof rateSetQuery>;
-type ConvertQuery = z.infer<typeof convertQuery>;
-type BulkQuery = z.infer<typeof bulkQuery>;
 
 const rateSet = (query: unknown) => {
   const { base, symbols } = query as RateSetQuery;
   return { base, symbols: symbols?.split(',') };
 };
+
+/**
+ * A conversion endpoint. Its amount's positivity is checked after the format rules and before
+ * the currencies (DECISIONS §1); its URL carries the amount and rarely repeats, so it is not cached.
+ */
+function conversionEndpoint(
+  url: string,
+  querystring: ZodType<{ from: string; to: string; amount: string }>,
+  answer: (plan: ConversionPlan, amountText: string, amount: Decimal) => unknown,
+): Endpoint {
+  return {
+    url,
+    schema: { querystring },
+    cacheable: false,
+    body: ({ snapshot, tracked }, _params, query) => {
+      const { from, to, amount } = query as { from: string; to: string; amount: string };
+      const value = positiveAmount(amount);
+      return answer(conversionPlan(snapshot, tracked, from, to), amount, value);
+    },
+  };
+}
 
 export const API_ENDPOINTS: readonly Endpoint[] = [
   {
@@ -44,28 +63,8 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     cacheable: true,
     body: ({ snapshot, tracked }, params, query) => ratesOn(snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query)),
   },
-  {
-    // A conversion's URL carries its amount and rarely repeats: not worth keeping.
-    url: '/api/v1/convert',
-    schema: { querystring: convertQuery },
-    cacheable: false,
-    body: ({ snapshot, tracked }, _params, query) => {
-      const { from, to, amount } = query as ConvertQuery;
-      // DECISIONS §1: positivity is checked after the format rules, before the currencies.
-      const value = positiveAmount(amount);
-      return conversion(conversionPlan(snapshot, tracked, from, to), amount, value);
-    },
-  },
-  {
-    url: '/api/v1/convert/bulk',
-    schema: { querystring: bulkQuery },
-    cacheable: false,
-    body: ({ snapshot, tracked }, _params, query) => {
-      const { from, to, amount } = query as BulkQuery;
-      const value = positiveAmount(amount);
-      return bulkConversion(conversionPlan(snapshot, tracked, from, to), amount, value);
-    },
-  },
+  conversionEndpoint('/api/v1/convert', convertQuery, conversion),
+  conversionEndpoint('/api/v1/convert/bulk', bulkQuery, bulkConversion),
   {
     url: '/api/v1/currencies',
     schema: {},
