@@ -1,5 +1,5 @@
 import { hashApiKey } from '../domain/api-keys.js';
-import type { KeyStore } from '../storage/ports.js';
+import type { KeyStore, QuotaKey } from '../storage/ports.js';
 
 /**
  * Authenticates from memory. The map is rebuilt whenever the key store's version moves (a revoked
@@ -8,7 +8,10 @@ import type { KeyStore } from '../storage/ports.js';
  * looked up by its hash: no secret is compared byte by byte.
  */
 export class KeyCache {
-  private byHash = new Map<string, number>();
+  /** Hash → the key as the quota counts it (its id and that hash), made once per key. */
+  private byHash = new Map<string, QuotaKey>();
+  /** The same keys by id, for quotaKey: a key's id and hash never change, so an entry never goes stale. */
+  private byId = new Map<number, QuotaKey>();
   private version = -1;
 
   constructor(private readonly store: KeyStore) {}
@@ -16,7 +19,15 @@ export class KeyCache {
   async refresh(): Promise<boolean> {
     const version = await this.store.version();
     if (version === this.version) return false;
-    this.byHash = await this.store.activeKeys();
+    const byHash = new Map<string, QuotaKey>();
+    const byId = new Map<number, QuotaKey>();
+    for (const [hash, id] of await this.store.activeKeys()) {
+      const key = { id, hash };
+      byHash.set(hash, key);
+      byId.set(id, key);
+    }
+    this.byHash = byHash;
+    this.byId = byId;
     this.version = version;
     return true;
   }
@@ -25,11 +36,24 @@ export class KeyCache {
   async authenticate(key: string): Promise<number | undefined> {
     const hash = hashApiKey(key);
     const known = this.byHash.get(hash);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known.id;
     const version = this.version;
     const found = await this.store.findActive(hash);
+    if (found === undefined) return undefined;
+    const identified = { id: found, hash };
+    // Only a lookup by hash authenticates; by id, the key is only named, so it is always kept.
+    this.byId.set(found, identified);
     // Kept only if no refresh came in between: that refresh may have been this key's revocation.
-    if (found !== undefined && version === this.version) this.byHash.set(hash, found);
+    if (version === this.version) this.byHash.set(hash, identified);
     return found;
+  }
+
+  /**
+   * The key with this id as the quota store counts it (its id and the hash authenticate made), for
+   * a key authenticate has just answered: no second hashing. Undefined only if a refresh in
+   * between dropped the key (revoked meanwhile).
+   */
+  quotaKey(id: number): QuotaKey | undefined {
+    return this.byId.get(id);
   }
 }

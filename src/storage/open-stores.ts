@@ -32,7 +32,8 @@ export async function openStores(config: StoreConfig | string): Promise<OpenedSt
   const { openRedisQuota } = await import('./redis/open-redis-quota.js');
   let redis;
   try {
-    redis = await openRedisQuota(redisUrl, redisKeyPrefix ?? 'currency-rates:', onBackendError ? { onError: onBackendError } : {});
+    // With the key store: counters still named by key id are moved to their key's hash first.
+    redis = await openRedisQuota(redisUrl, redisKeyPrefix ?? 'currency-rates:', { keys: database.keys, ...(onBackendError ? { onError: onBackendError } : {}) });
   } catch (err) {
     await database.close();
     throw err;

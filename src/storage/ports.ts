@@ -45,11 +45,27 @@ export interface KeyStore {
   version(): Promise<number>;
 }
 
+/**
+ * The key a quota store counts for. `id` is unique only within its database (a fresh or restored
+ * database hands out the same ids again); `hash` (the SHA-256 of the key, hashApiKey's, as the
+ * key store holds it) is unique everywhere, keys being 256 random bits. A store that counts in
+ * the key's own database may count by id; a store shared beyond one database (Redis) counts by
+ * hash, so two deployments never share a key's count.
+ */
+export interface QuotaKey {
+  readonly id: number;
+  readonly hash: string;
+}
+
 export interface QuotaStore {
   /** Counts one request atomically, or refuses it when the period's quota is used up. */
-  consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision>;
-  /** The current counter of a key, for operators and tests. */
-  usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined>;
+  consume(key: QuotaKey, now: number, policy: QuotaPolicy): Promise<QuotaDecision>;
+  /**
+   * The current counter of a key, for operators and tests. A bare id is looked up among the
+   * unrevoked keys where the store needs the hash (Redis): a revoked key's counter is then not
+   * found by its id.
+   */
+  usage(key: QuotaKey | number): Promise<{ used: number; periodStart: number } | undefined>;
 }
 
 /**

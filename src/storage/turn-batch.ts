@@ -1,8 +1,9 @@
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
+import type { QuotaKey } from './ports.js';
 
 /** A quota request waiting for its batch: what it asks, and how to answer it. */
 export interface PendingConsume {
-  keyId: number;
+  key: QuotaKey;
   now: number;
   policy: QuotaPolicy;
   resolve: (decision: QuotaDecision) => void;
@@ -51,9 +52,9 @@ export class TurnBatch {
     this.monotonicMs = monotonicMs;
   }
 
-  add(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
+  add(key: QuotaKey, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
     return new Promise((resolve, reject) => {
-      if (this.pending.push({ keyId, now, policy, resolve, reject }) === 1) {
+      if (this.pending.push({ key, now, policy, resolve, reject }) === 1) {
         this.seen = 0;
         if (this.gatherMs !== undefined) this.firstAt = this.monotonicMs();
         setImmediate(this.endOfTurn);

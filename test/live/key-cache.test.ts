@@ -61,3 +61,41 @@ test('when a fresh key is found by its first lookup, then the cache holds it for
   assert.equal(await cache.authenticate(key), 7);
   assert.equal(fake.asked.lookups, 1, 'the second request was answered from memory');
 });
+
+test('when a cached key is authenticated, then the cache also holds it as the quota counts it, its id and hash, the same object every time', async () => {
+  const key = generateApiKey();
+  const fake = storeWith(key);
+  const cache = new KeyCache(fake.store);
+  await cache.refresh();
+  assert.equal(await cache.authenticate(key), 7);
+  const quotaKey = cache.quotaKey(7);
+  assert.deepEqual(quotaKey, { id: 7, hash: hashApiKey(key) });
+  assert.equal(cache.quotaKey(7), quotaKey, 'made once per key, not per request');
+  assert.equal(cache.quotaKey(8), undefined);
+  assert.equal(fake.asked.lookups, 0, 'answered from memory');
+});
+
+test('when a fresh key is found by its first lookup, then the hash authenticate made comes along for the quota', async () => {
+  const key = generateApiKey();
+  const fake = storeWith(key);
+  const cache = new KeyCache(fake.store);
+  const lookup = cache.authenticate(key);
+  setImmediate(() => fake.release());
+  assert.equal(await lookup, 7);
+  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key) });
+});
+
+test('when a key is revoked while its first lookup is in flight, then its id still names its hash for the request that lookup answered', async () => {
+  const key = generateApiKey();
+  const fake = storeWith(key);
+  const cache = new KeyCache(fake.store);
+  const lookup = cache.authenticate(key);
+  fake.revoke();
+  await cache.refresh();
+  fake.release();
+  assert.equal(await lookup, 7);
+  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key) }, 'counted under its own hash');
+  const again = cache.authenticate(key);
+  setImmediate(() => fake.release());
+  assert.equal(await again, undefined, 'and it is not authenticated again');
+});

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
 import type { RateRow } from '../../src/domain/snapshot.js';
 import { parseRatesFile } from '../../src/ingest/parse-rates-file.js';
-import { StoreUnavailableError, type OpenedStores, type QuotaStore } from '../../src/storage/ports.js';
+import { StoreUnavailableError, type OpenedStores, type QuotaKey, type QuotaStore } from '../../src/storage/ports.js';
 import { openPostgresStores } from '../../src/storage/postgres/open-postgres-stores.js';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { freshPgSchema, postgresUrl, requireBackend, withSearchPath } from '../helpers/backends.js';
@@ -14,6 +13,7 @@ import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
+import { randomKeyHash } from './quota-keys.js';
 
 /** Stores on a schema of the test's own, closed and dropped when the test ends. */
 async function openPg(t: TestContext): Promise<OpenedStores> {
@@ -23,15 +23,17 @@ async function openPg(t: TestContext): Promise<OpenedStores> {
   return stores;
 }
 
-const newKeyIdIn = (stores: OpenedStores) => async () =>
-  (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id;
+const newKeyIn = (stores: OpenedStores) => async (): Promise<QuotaKey> => {
+  const hash = randomKeyHash();
+  return { id: (await stores.keys.create(null, hash, new Date())).id, hash };
+};
 
 /** Sends consume calls to each store in turn: two pools standing for two processes. */
 function alternating(stores: QuotaStore[]): QuotaStore {
   let next = 0;
   return {
-    consume: (keyId, now, policy) => stores[next++ % stores.length]!.consume(keyId, now, policy),
-    usage: (keyId) => stores[0]!.usage(keyId),
+    consume: (key, now, policy) => stores[next++ % stores.length]!.consume(key, now, policy),
+    usage: (key) => stores[0]!.usage(key),
   };
 }
 
@@ -59,7 +61,7 @@ describe('PostgreSQL adapters', { skip }, () => {
   keyStoreContract('key store', openPg);
   quotaStoreContract('quota store', async (t) => {
     const stores = await openPg(t);
-    return { quota: stores.quota, newKeyId: newKeyIdIn(stores), close: () => stores.close() };
+    return { quota: stores.quota, newKey: newKeyIn(stores), close: () => stores.close() };
   }, { arrivalOrder: true });
   quotaStoreContract('quota store, requests spread over two pools (two processes) on one schema', async (t) => {
     const { url, closeFirst } = await freshPgSchema(t);
@@ -68,7 +70,7 @@ describe('PostgreSQL adapters', { skip }, () => {
     closeFirst(() => second.close());
     return {
       quota: alternating([first.quota, second.quota]),
-      newKeyId: newKeyIdIn(first),
+      newKey: newKeyIn(first),
       close: async () => {
         await Promise.all([first.close(), second.close()]);
       },
@@ -184,11 +186,12 @@ describe('PostgreSQL adapters', { skip }, () => {
       const stores = await openPostgresStores(proxied.toString());
       closeFirst(() => stores.close());
       const keyId = (await stores.keys.create(null, 'k'.repeat(64), new Date())).id;
-      await stores.quota.consume(keyId, 0, { limit: 10, periodMs: 1_000 });
+      const key = { id: keyId, hash: 'k'.repeat(64) };
+      await stores.quota.consume(key, 0, { limit: 10, periodMs: 1_000 });
 
       await proxy.cut();
       await assertUnavailable(stores.ping(), 3_000);
-      await assertUnavailable(stores.quota.consume(keyId, 1, { limit: 10, periodMs: 1_000 }), 3_000);
+      await assertUnavailable(stores.quota.consume(key, 1, { limit: 10, periodMs: 1_000 }), 3_000);
       await assertUnavailable(stores.quota.usage(keyId), 3_000);
       await assertUnavailable(stores.rates.merge([{ date: '2026-11-20', currency: 'USD', rate: '1.06' }]), 3_000);
       await assertUnavailable(stores.rates.rowsSince(0), 3_000);
@@ -198,7 +201,7 @@ describe('PostgreSQL adapters', { skip }, () => {
 
       await proxy.restore();
       await stores.ping();
-      assert.deepEqual(await stores.quota.consume(keyId, 2, { limit: 10, periodMs: 1_000 }), { allowed: true, used: 2, periodStart: 0 });
+      assert.deepEqual(await stores.quota.consume(key, 2, { limit: 10, periodMs: 1_000 }), { allowed: true, used: 2, periodStart: 0 });
     });
   });
 });

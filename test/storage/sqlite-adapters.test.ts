@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, type TestContext } from 'node:test';
 import type { OpenedStores } from '../../src/storage/ports.js';
@@ -8,6 +7,7 @@ import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract, type QuotaFixture } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { randomKeyHash } from './quota-keys.js';
 
 /** A fresh in-memory database per test: the same adapters and schema as a file, nothing to clean up. */
 async function open(_t: TestContext) {
@@ -18,7 +18,10 @@ function quotaFixture(stores: OpenedStores): QuotaFixture {
   return {
     quota: stores.quota,
     // quota_usage.key_id references api_keys: count against real keys.
-    newKeyId: async () => (await stores.keys.create(null, randomBytes(32).toString('hex'), new Date())).id,
+    newKey: async () => {
+      const hash = randomKeyHash();
+      return { id: (await stores.keys.create(null, hash, new Date())).id, hash };
+    },
     close: () => stores.close(),
   };
 }

@@ -70,7 +70,7 @@ test('when every SQLite store operation runs, then every statement made is kept 
   assert.equal((await stores.keys.list()).length, 1);
   assert.equal(await stores.keys.version(), 1);
 
-  assert.equal((await Promise.all([1, 2, 3].map(() => stores.quota.consume(key.id, Date.now(), policy)))).filter((d) => d.allowed).length, 3);
+  assert.equal((await Promise.all([1, 2, 3].map(() => stores.quota.consume({ id: key.id, hash: 'a'.repeat(64) }, Date.now(), policy)))).filter((d) => d.allowed).length, 3);
   assert.equal((await stores.quota.usage(key.id))?.used, 3);
 
   assert.equal(await stores.jobs.claim('slot', 'holder', Date.now(), 60_000), true);

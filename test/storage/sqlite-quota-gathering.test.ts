@@ -5,6 +5,7 @@ import { openSqlite, sqliteConnection, statement } from '../../src/storage/sqlit
 import { SqliteQuotaStore } from '../../src/storage/sqlite/sqlite-quota-store.js';
 import { nextTurn, onePerTurn } from '../helpers/event-loop-turns.js';
 import { sqliteFileWithKey } from '../helpers/sqlite-file.js';
+import { quotaKeyOf } from './quota-keys.js';
 
 /**
  * The SQLite quota store commits requests that keep arriving on consecutive turns of the event
@@ -18,7 +19,8 @@ const POLICY: QuotaPolicy = { limit: 1000, periodMs: 30 * 86_400_000 };
 const NOW = Date.UTC(2026, 10, 23, 9);
 
 async function fileStores(t: TestContext) {
-  const { path, keyId } = await sqliteFileWithKey(t, 'gather.db');
+  const { path, stores, keyId } = await sqliteFileWithKey(t, 'gather.db');
+  const key = quotaKeyOf(await stores.keys.activeKeys(), keyId);
   const quotaDb = openSqlite(path, { lockWaitMs: 0 });
   t.after(() => quotaDb.close());
   const quota = new SqliteQuotaStore(quotaDb, undefined, { monotonicMs: () => 0 });
@@ -27,12 +29,12 @@ async function fileStores(t: TestContext) {
   /** Frames in the write-ahead log now (PASSIVE); TRUNCATE checkpoints and empties the log. */
   const checkpoints = { PASSIVE: statement(observer, 'PRAGMA wal_checkpoint(PASSIVE)'), TRUNCATE: statement(observer, 'PRAGMA wal_checkpoint(TRUNCATE)') };
   const walFrames = (mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE') => (checkpoints[mode].get() as { log: number }).log;
-  return { quota, keyId, walFrames };
+  return { quota, key, walFrames };
 }
 
 test('when requests arrive on consecutive turns, then they are counted in one commit, each in order, and stored', async (t) => {
-  const { quota, keyId, walFrames } = await fileStores(t);
-  const consume = () => quota.consume(keyId, NOW, POLICY);
+  const { quota, key, walFrames } = await fileStores(t);
+  const consume = () => quota.consume(key, NOW, POLICY);
 
   walFrames('TRUNCATE');
   await consume();
@@ -46,17 +48,17 @@ test('when requests arrive on consecutive turns, then they are counted in one co
     [2, 3, 4, 5, 6],
   );
   assert.equal(walFrames(), oneCommit, 'five turns of requests, one commit');
-  assert.deepEqual(await quota.usage(keyId), { used: 6, periodStart: NOW });
+  assert.deepEqual(await quota.usage(key), { used: 6, periodStart: NOW });
 });
 
 test('when a request waits for its batch to gather, then it is not answered before its commit', async (t) => {
-  const { quota, keyId } = await fileStores(t);
+  const { quota, key } = await fileStores(t);
   const answered: number[] = [];
-  const first = quota.consume(keyId, NOW, POLICY).then((decision) => answered.push(decision.used));
+  const first = quota.consume(key, NOW, POLICY).then((decision) => answered.push(decision.used));
   await nextTurn();
   assert.equal(answered.length, 0, 'still gathering: nothing committed, nothing answered');
-  const second = quota.consume(keyId, NOW, POLICY).then((decision) => answered.push(decision.used));
+  const second = quota.consume(key, NOW, POLICY).then((decision) => answered.push(decision.used));
   await Promise.all([first, second]);
   assert.deepEqual(answered, [1, 2]);
-  assert.deepEqual(await quota.usage(keyId), { used: 2, periodStart: NOW });
+  assert.deepEqual(await quota.usage(key), { used: 2, periodStart: NOW });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { QuotaPolicy } from '../../src/domain/quota.js';
+import type { QuotaKey } from '../../src/storage/ports.js';
 import { TurnBatch, type PendingConsume, type TurnBatchOptions } from '../../src/storage/turn-batch.js';
 import { onePerTurn } from '../helpers/event-loop-turns.js';
 
@@ -11,11 +12,12 @@ import { onePerTurn } from '../helpers/event-loop-turns.js';
  */
 
 const POLICY: QuotaPolicy = { limit: 1000, periodMs: 86_400_000 };
+const keyNumbered = (id: number): QuotaKey => ({ id, hash: `hash-${id}` });
 
 function recordingBatch(options?: TurnBatchOptions) {
   const batches: number[][] = [];
   const turn = new TurnBatch((batch: PendingConsume[]) => {
-    batches.push(batch.map((request) => request.keyId));
+    batches.push(batch.map((request) => request.key.id));
     batch.forEach((request, i) => request.resolve({ allowed: true, used: i + 1, periodStart: 0 }));
   }, options);
   return { turn, batches };
@@ -25,7 +27,7 @@ function recordingBatch(options?: TurnBatchOptions) {
 async function addOnePerTurn(turn: TurnBatch, ids: number[], beforeEach: () => void = () => {}): Promise<void> {
   await onePerTurn(ids.length, (i) => {
     beforeEach();
-    return turn.add(ids[i]!, 0, POLICY);
+    return turn.add(keyNumbered(ids[i]!), 0, POLICY);
   });
 }
 
@@ -43,9 +45,9 @@ test('with gathering, when each turn brings another request, then they wait for 
 
 test('with gathering, when a turn brings nothing, then the batch is decided and the next request starts a new one', async () => {
   const { turn, batches } = recordingBatch({ gatherMs: 1, monotonicMs: () => 0 });
-  await Promise.all([turn.add(1, 0, POLICY), turn.add(2, 0, POLICY)]);
+  await Promise.all([turn.add(keyNumbered(1), 0, POLICY), turn.add(keyNumbered(2), 0, POLICY)]);
   assert.deepEqual(batches, [[1, 2]]);
-  await Promise.all([turn.add(3, 0, POLICY)]);
+  await Promise.all([turn.add(keyNumbered(3), 0, POLICY)]);
   assert.deepEqual(batches, [[1, 2], [3]]);
 });
 
@@ -74,14 +76,14 @@ test('when a batch is put back (its store was busy), then it is decided first, w
         signalBusy();
         return;
       }
-      batches.push(batch.map((request) => request.keyId));
+      batches.push(batch.map((request) => request.key.id));
       for (const request of batch) request.resolve({ allowed: true, used: 1, periodStart: 0 });
     },
     { gatherMs: 1, monotonicMs: () => 0 },
   );
-  const first = turn.add(1, 0, POLICY);
+  const first = turn.add(keyNumbered(1), 0, POLICY);
   await wasBusy;
-  const later = [turn.add(2, 0, POLICY), turn.add(3, 0, POLICY)];
+  const later = [turn.add(keyNumbered(2), 0, POLICY), turn.add(keyNumbered(3), 0, POLICY)];
   await Promise.all([first, ...later]);
   assert.deepEqual(batches, [[1, 2, 3]]);
 });

@@ -19,9 +19,9 @@ export const quotaExceeded = (policy: QuotaPolicy) => new HttpError(429, rateLim
 export function countRequest({ quota, policy, clock }: QuotaDeps) {
   const exceeded = quotaExceeded(policy);
   return async function countRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (request.keyId === undefined) throw new Error('countRequest runs after authenticate');
+    if (request.quotaKey === undefined) throw new Error('countRequest runs after authenticate');
     const now = clock.now();
-    const decision = await quota.consume(request.keyId, now, policy);
+    const decision = await quota.consume(request.quotaKey, now, policy);
     reply.headers(rateLimitHeaders(policy, decision, now));
     return decision.allowed ? undefined : sendError(reply, exceeded);
   };

@@ -1,6 +1,6 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import { answerCounted } from '../counted-requests.js';
-import type { QuotaStore } from '../ports.js';
+import type { QuotaKey, QuotaStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import type { PgPool } from './pg-pool.js';
 
@@ -89,7 +89,8 @@ export class PgQuotaStore implements QuotaStore {
 
   constructor(private readonly pool: PgPool) {}
 
-  consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
+  /** Counted by id: the counter row is in the key's own database, tied to its key row. */
+  consume({ id: keyId }: QuotaKey, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
     return new Promise((resolve, reject) => {
       let runs = this.waiting.get(keyId);
       if (!runs) {
@@ -138,7 +139,8 @@ export class PgQuotaStore implements QuotaStore {
     throw new Error(`quota_usage: no counter for key ${keyId} after ${ATTEMPTS} attempts`);
   }
 
-  async usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined> {
+  async usage(key: QuotaKey | number): Promise<{ used: number; periodStart: number } | undefined> {
+    const keyId = typeof key === 'number' ? key : key.id;
     return pgCall(async () => {
       const result = await this.pool.query<DecisionRow>('SELECT used, period_start FROM quota_usage WHERE key_id = $1', [keyId]);
       const row = result.rows[0];

@@ -1,11 +1,13 @@
 import { Redis } from 'ioredis';
-import type { QuotaStore } from '../ports.js';
+import type { KeyStore, QuotaStore } from '../ports.js';
 import { StoreUnavailableError } from '../ports.js';
 import { redisCall } from './redis-errors.js';
-import { RedisQuotaStore } from './redis-quota-store.js';
+import { adoptLegacyCounters, RedisQuotaStore, type AdoptionReport } from './redis-quota-store.js';
 
 export interface RedisQuota {
   quota: QuotaStore;
+  /** What the start-up step did to counters still named by key id (none without `keys`). */
+  adopted: AdoptionReport;
   /** Resolves when Redis answers PING; rejects with StoreUnavailableError. For /ready. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -19,6 +21,12 @@ export interface RedisQuotaOptions {
    * The error names the host and port, never the password.
    */
   onError?: (err: Error) => void;
+  /**
+   * The deployment's key store. Given, opening first moves the counters of its keys still named
+   * by key id (as earlier versions named them) to their names by key hash (adoptLegacyCounters),
+   * and `usage` also takes a bare key id.
+   */
+  keys?: Pick<KeyStore, 'activeKeys'>;
 }
 
 /**
@@ -63,9 +71,20 @@ export async function openRedisQuota(url: string, keyPrefix: string, options: Re
     throw err;
   }
 
+  let adopted: AdoptionReport = { moved: 0, dropped: 0 };
+  if (options.keys) {
+    try {
+      adopted = await adoptLegacyCounters(redis, keyPrefix, await options.keys.activeKeys());
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
+  }
+
   let closing: Promise<void> | undefined;
   return {
-    quota: new RedisQuotaStore(redis, keyPrefix),
+    quota: new RedisQuotaStore(redis, keyPrefix, options.keys),
+    adopted,
     ping: async () => {
       await redisCall(() => redis.ping());
     },

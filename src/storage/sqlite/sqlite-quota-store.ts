@@ -1,5 +1,5 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
-import type { QuotaStore } from '../ports.js';
+import type { QuotaKey, QuotaStore } from '../ports.js';
 import { TurnBatch, type PendingConsume } from '../turn-batch.js';
 import { asUnavailable, isLockBusy, LOCK_WAIT_MS, statement, type SqliteDb } from './connection.js';
 
@@ -56,7 +56,8 @@ export class SqliteQuotaStore implements QuotaStore {
       ON CONFLICT (key_id) DO UPDATE SET period_start = excluded.period_start, used = excluded.used`);
     this.countBatch = db.transaction((batch: readonly PendingConsume[]): QuotaDecision[] => {
       const counters = new Map<number, UsageRow | undefined>();
-      const decisions = batch.map(({ keyId, now, policy }) => {
+      // Counted by id: the counter row is in the key's own database, tied to its key row.
+      const decisions = batch.map(({ key: { id: keyId }, now, policy }) => {
         const before = counters.has(keyId) ? counters.get(keyId) : (this.select.get(keyId) as UsageRow | undefined);
         const { decision, next } = decide(before, now, policy);
         counters.set(keyId, next);
@@ -67,8 +68,8 @@ export class SqliteQuotaStore implements QuotaStore {
     });
   }
 
-  consume(keyId: number, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
-    return this.batches.add(keyId, now, policy);
+  consume(key: QuotaKey, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
+    return this.batches.add(key, now, policy);
   }
 
   private commitBatch(batch: PendingConsume[]): void {
@@ -106,8 +107,8 @@ export class SqliteQuotaStore implements QuotaStore {
     return true;
   }
 
-  async usage(keyId: number): Promise<{ used: number; periodStart: number } | undefined> {
-    const row = this.select.get(keyId) as UsageRow | undefined;
+  async usage(key: QuotaKey | number): Promise<{ used: number; periodStart: number } | undefined> {
+    const row = this.select.get(typeof key === 'number' ? key : key.id) as UsageRow | undefined;
     return row && { used: row.used, periodStart: row.period_start };
   }
 }

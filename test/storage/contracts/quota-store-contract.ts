@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import type { QuotaDecision, QuotaPolicy } from '../../../src/domain/quota.js';
-import type { QuotaStore } from '../../../src/storage/ports.js';
+import type { QuotaKey, QuotaStore } from '../../../src/storage/ports.js';
+import { randomKeyHash } from '../quota-keys.js';
 
 export interface QuotaFixture {
   quota: QuotaStore;
-  /** A key id the store accepts (SQL stores count only existing keys); a new one each call. */
-  newKeyId(): Promise<number>;
+  /** A key the store accepts (SQL stores count only existing keys), its id and hash; a new one each call. */
+  newKey(): Promise<QuotaKey>;
   close(): Promise<void>;
 }
 
@@ -24,7 +25,15 @@ const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
  * adapter decides the requests of one burst in the order they were made, as the group-committing
  * stores do within one process; requests spread over two processes have no set order.
  */
-export function quotaStoreContract(name: string, open: (t: TestContext) => Promise<QuotaFixture>, { arrivalOrder = false } = {}): void {
+/**
+ * `countsByHash`: the adapter is shared beyond one database (Redis), where two deployments' keys
+ * may have the same id; it must count by the key's hash.
+ */
+export function quotaStoreContract(
+  name: string,
+  open: (t: TestContext) => Promise<QuotaFixture>,
+  { arrivalOrder = false, countsByHash = false } = {},
+): void {
   describe(name, () => {
     const setup = async (t: TestContext) => {
       const fixture = await open(t);
@@ -33,16 +42,16 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     };
 
     test('when a key makes its first request, then a period starts then with the request counted', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       assert.equal(await quota.usage(key), undefined);
       assert.deepEqual(await quota.consume(key, NOW, MONTH), { allowed: true, used: 1, periodStart: NOW });
       assert.deepEqual(await quota.usage(key), { used: 1, periodStart: NOW });
     });
 
     test('when requests follow within the period, then each is counted against the same period start', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       await quota.consume(key, NOW, MONTH);
       assert.deepEqual(await quota.consume(key, NOW + 1, MONTH), { allowed: true, used: 2, periodStart: NOW });
       assert.deepEqual(await quota.consume(key, NOW + 29 * DAY, MONTH), { allowed: true, used: 3, periodStart: NOW });
@@ -50,8 +59,8 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     test('when the limit is reached, then requests are refused, and refused requests are not counted', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       const policy = { limit: 3, periodMs: DAY };
       for (let i = 1; i <= 3; i++) assert.deepEqual(await quota.consume(key, NOW + i, policy), { allowed: true, used: i, periodStart: NOW + 1 });
       for (let i = 0; i < 5; i++) assert.deepEqual(await quota.consume(key, NOW + 100, policy), { allowed: false, used: 3, periodStart: NOW + 1 });
@@ -59,8 +68,8 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     test('when now reaches periodStart + periodMs, then a new period starts; one ms before, it does not', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       const policy = { limit: 2, periodMs: DAY };
       await quota.consume(key, NOW, policy);
       await quota.consume(key, NOW, policy);
@@ -70,8 +79,8 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     test('when a period ends unused up, then the next request starts a new period at its own time', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       const policy = { limit: 5, periodMs: DAY };
       await quota.consume(key, NOW, policy);
       await quota.consume(key, NOW + 10, policy);
@@ -81,8 +90,8 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     test('when two keys make requests, then each has its own counter and period', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const [a, b] = [await newKeyId(), await newKeyId()];
+      const { quota, newKey } = await setup(t);
+      const [a, b] = [await newKey(), await newKey()];
       const policy = { limit: 2, periodMs: DAY };
       await quota.consume(a, NOW, policy);
       await quota.consume(a, NOW, policy);
@@ -92,9 +101,24 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
       assert.deepEqual(await quota.usage(b), { used: 1, periodStart: NOW + 5 });
     });
 
+    if (countsByHash) test('when two keys have the same id but different hashes (two databases on one store), then they count apart', async (t) => {
+      const { quota, newKey } = await setup(t);
+      const a = await newKey();
+      const b: QuotaKey = { id: a.id, hash: randomKeyHash() };
+      const policy = { limit: 2, periodMs: DAY };
+      await quota.consume(a, NOW, policy);
+      await quota.consume(a, NOW, policy);
+      assert.equal((await quota.consume(a, NOW, policy)).allowed, false);
+      assert.deepEqual(await quota.consume(b, NOW + 5, policy), { allowed: true, used: 1, periodStart: NOW + 5 }, "b is not charged with a's count");
+      assert.deepEqual(await quota.consume(b, NOW + 6, policy), { allowed: true, used: 2, periodStart: NOW + 5 });
+      assert.equal((await quota.consume(b, NOW + 7, policy)).allowed, false);
+      assert.deepEqual(await quota.usage(a), { used: 2, periodStart: NOW });
+      assert.deepEqual(await quota.usage(b), { used: 2, periodStart: NOW + 5 });
+    });
+
     test('when 200 requests arrive at once with a limit of 150, then exactly 150 are counted, as 1..150', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       const policy = { limit: 150, periodMs: DAY };
       const decisions = await Promise.all(Array.from({ length: 200 }, () => quota.consume(key, NOW, policy)));
       assert.deepEqual(allowedUsed(decisions), oneTo(150));
@@ -103,8 +127,8 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     test('when many requests arrive at once just after a period ended, then exactly one new period starts', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       const policy = { limit: 40, periodMs: DAY };
       await quota.consume(key, NOW, policy);
       const next = NOW + DAY + 7;
@@ -115,15 +139,15 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     if (arrivalOrder) test('when one burst mixes keys, times (across a period end) and limits, then every request gets what it would get alone, in arrival order', async (t) => {
-      const { quota, newKeyId } = await setup(t);
+      const { quota, newKey } = await setup(t);
       const small = { limit: 3, periodMs: DAY };
       // [which key, ms after NOW, policy]; times never go back for a key, as a clock's do not.
       const burst: [number, number, QuotaPolicy][] = [
         [0, 0, small], [1, 0, MONTH], [0, 0, small], [0, 5, small], [1, 0, MONTH], [0, 5, small], [0, 5, small],
         [1, DAY, MONTH], [0, DAY, small], [0, DAY, small], [1, DAY, MONTH], [0, DAY + 1, small], [0, DAY + 1, small],
       ];
-      const together = [await newKeyId(), await newKeyId()];
-      const alone = [await newKeyId(), await newKeyId()];
+      const together = [await newKey(), await newKey()];
+      const alone = [await newKey(), await newKey()];
       await quota.consume(together[1]!, NOW - 10, MONTH);
       await quota.consume(alone[1]!, NOW - 10, MONTH);
       const decided = await Promise.all(burst.map(([k, at, policy]) => quota.consume(together[k]!, NOW + at, policy)));
@@ -143,18 +167,18 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     if (arrivalOrder) test('when requests keep arriving over many turns while earlier ones are decided, then each gets what it would get alone, in arrival order', async (t) => {
-      const { quota, newKeyId } = await setup(t);
+      const { quota, newKey } = await setup(t);
       const policy = { limit: 25, periodMs: 1_000 };
       // 120 requests over 30 turns of the event loop, four a turn at two times, across two period ends.
       const times = Array.from({ length: 120 }, (_, i) => NOW + Math.floor(i / 2) * 37);
-      const together = await newKeyId();
+      const together = await newKey();
       const pending: Promise<QuotaDecision>[] = [];
       for (let i = 0; i < times.length; i++) {
         if (i > 0 && i % 4 === 0) await new Promise((resolve) => setImmediate(resolve));
         pending.push(quota.consume(together, times[i]!, policy));
       }
       const decided = await Promise.all(pending);
-      const alone = await newKeyId();
+      const alone = await newKey();
       const expected: QuotaDecision[] = [];
       for (const at of times) expected.push(await quota.consume(alone, at, policy));
       assert.deepEqual(decided, expected);
@@ -166,8 +190,8 @@ export function quotaStoreContract(name: string, open: (t: TestContext) => Promi
     });
 
     test('when a new key sends concurrent first requests with a limit of 1, then one is counted and the rest see it', async (t) => {
-      const { quota, newKeyId } = await setup(t);
-      const key = await newKeyId();
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
       const policy = { limit: 1, periodMs: DAY };
       const decisions = await Promise.all(Array.from({ length: 30 }, () => quota.consume(key, NOW, policy)));
       assert.deepEqual(allowedUsed(decisions), [1]);

@@ -1,0 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import type { QuotaKey } from '../../src/storage/ports.js';
+
+/** The key with this id as the quota store counts it, from a key store's hash → id map. */
+export function quotaKeyOf(activeKeys: ReadonlyMap<string, number>, id: number): QuotaKey {
+  for (const [hash, keyId] of activeKeys) if (keyId === id) return { id, hash };
+  throw new Error(`no active key ${id}`);
+}
+
+/** A hash as the key stores hold them (64 hex digits), random. */
+export const randomKeyHash = (): string => randomBytes(32).toString('hex');
