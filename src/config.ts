@@ -6,7 +6,19 @@ import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
 import { INGEST_SOURCES, type IngestSourceName } from './ingest/sources.js';
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/**
+ * A numeric setting: plain decimal digits, nothing else (DECISIONS §12: `0x10`, `1e3`, `10.0`, ` 5`,
+ * `+5` stop the start). Number() would read all of those, and blanks alone as 0, so a setting
+ * would run with a number the operator did not write; the spelling is checked before the range.
+ */
+const PLAIN_DECIMAL = /^(0|[1-9]\d*)$/;
+const PLAIN_DECIMAL_MESSAGE = 'must be a plain decimal integer';
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(PLAIN_DECIMAL, `${PLAIN_DECIMAL_MESSAGE} (${min} to ${max})`)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
 
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
@@ -38,7 +50,7 @@ const schema = z.object({
   WORKERS: z
     .string()
     .default('1')
-    .refine((value) => value === 'auto' || /^[1-9]\d{0,2}$/.test(value), 'must be a positive integer or auto')
+    .refine((value) => value === 'auto' || /^[1-9]\d{0,2}$/.test(value), `${PLAIN_DECIMAL_MESSAGE} (1 to 999) or auto`)
     .transform((value) => (value === 'auto' ? availableParallelism() : Number(value))),
   METRICS: z.enum(['on', 'off']).default('on'),
   METRICS_TOKEN: z
