@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
+import { aggregateWorkerMetrics } from './metrics/cluster-metrics.js';
 
 /**
  * WORKERS=N: the primary only supervises; N workers each run the whole server on the shared
@@ -7,7 +8,8 @@ import type { FastifyBaseLogger } from 'fastify';
  * exactly as they keep separate instances consistent. A worker that dies after it was serving is
  * replaced; one that dies before it could listen (bad configuration, unreachable database)
  * stops the whole server with exit code 1 rather than crash-looping. SIGTERM or SIGINT drains
- * every worker and exits 0 once all have stopped.
+ * every worker and exits 0 once all have stopped. A scrape of /metrics, whichever worker takes
+ * it, is answered with every serving worker's metrics summed here (metrics/cluster-metrics.ts).
  */
 export function superviseWorkers(count: number, log: FastifyBaseLogger): void {
   let stopping = false;
@@ -19,6 +21,7 @@ export function superviseWorkers(count: number, log: FastifyBaseLogger): void {
   };
 
   cluster.on('listening', (worker) => served.add(worker));
+  aggregateWorkerMetrics(() => alive().filter((worker) => served.has(worker)));
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
       if (alive().length === 0) process.exit(process.exitCode ?? 0);

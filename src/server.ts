@@ -12,6 +12,7 @@ import { countOf } from './plural.js';
 import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
 import { KeyCache } from './live/key-cache.js';
+import { OutageLog } from './live/outage-log.js';
 import { RatesView } from './live/rates-view.js';
 import { startRefresher } from './live/refresher.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
@@ -92,17 +93,22 @@ export async function startServer(
   /** Production leaves this out; tests of the timeouts shorten the limits. */
   tuning: { httpLimits?: HttpLimits } = {},
 ): Promise<RunningServer> {
+  // Each backend outage is logged once as it begins and once as it ends, not once per failing call.
+  const outages = new OutageLog(log);
   const stores = await openStores({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
     redisKeyPrefix: config.redisKeyPrefix,
-    onBackendError: (err) => log.warn(`storage backend: ${err.message}`),
+    events: outages,
+    // DECISIONS §12: a quota store down at start is waited for (not ready, the API 503) rather than
+    // a crash loop; the database must answer, there is nothing to serve without it.
+    redisMayStartUnreachable: true,
   });
   const tracked = new TrackedCurrencies(config.currencies);
   const view = new RatesView(stores.rates, tracked);
   const keys = new KeyCache(stores.keys);
   await Promise.all([view.refresh(), keys.refresh()]);
-  const metrics = new ServiceMetrics(view, tracked);
+  const metrics = new ServiceMetrics(view, tracked, keys);
 
   if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
     log.info(`no rates stored yet: fetching ${ECB_URLS[config.ingestOnEmpty]}`);
@@ -120,7 +126,11 @@ export async function startServer(
   logMetricsAccess(access, config.host, log);
   let draining = false;
   const app = buildApp({
-    config, tracked, view, keys, quota: stores.quota, readiness: stores, logger: log, clock, ...tuning,
+    config, tracked, view, keys, quota: stores.quota,
+    // DECISIONS §12: ready while this instance answers correctly: rates and keys are in memory from
+    // the start, so that is while the quota store answers, whether or not PostgreSQL does.
+    readiness: { ping: () => stores.pingQuota() },
+    logger: log, clock, ...tuning,
     draining: () => draining,
     metrics: access === 'token' || access === 'loopback' ? { metrics, token: config.metrics.token } : undefined,
   });

@@ -52,7 +52,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const answer = httpErrorOf(error);
     if (answer.statusCode === 503) {
-      request.log.warn({ err: loggableError(error) }, 'storage backend unavailable');
+      // The outage is logged once as it begins and once as it ends (the stores report it); each
+      // request it refuses is on its access line.
+      request.log.debug({ err: loggableError(error) }, 'storage backend unavailable');
       reply.header('retry-after', '1');
     } else if (answer.statusCode >= 500) {
       request.log.error({ err: loggableError(error) }, 'request failed');

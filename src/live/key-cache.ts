@@ -2,23 +2,35 @@ import { hashApiKey } from '../domain/api-keys.js';
 import type { KeyStore, QuotaKey } from '../storage/ports.js';
 
 /**
- * Authenticates from memory. The map is rebuilt whenever the key store's version moves (a revoked
- * key stops working at the next refresh); a key created since the last refresh is found by one
- * lookup of its hash, so a fresh key works at once. A presented token is only ever hashed, then
- * looked up by its hash: no secret is compared byte by byte.
+ * Authenticates from memory only. The map is rebuilt whenever the key store's version moves,
+ * which the refresher asks every REFRESH_INTERVAL_MS: a key created or revoked anywhere works, or
+ * stops working, at the next refresh. A key the map does not hold is refused without asking the
+ * store, so unknown or malformed keys cost the database nothing, and keys known before keep
+ * working while it is unreachable. A presented token is only ever hashed, then looked up by its
+ * hash: no secret is compared byte by byte.
  */
 export class KeyCache {
   /** Hash → the key as the quota counts it (its id and that hash), made once per key. */
   private byHash = new Map<string, QuotaKey>();
-  /** The same keys by id, for quotaKey: a key's id and hash never change, so an entry never goes stale. */
+  /** The same keys by id, for quotaKey. */
   private byId = new Map<number, QuotaKey>();
   private version = -1;
+  /** When the map was last confirmed to be the store's current list (ms since the epoch; 0: never). */
+  private confirmed = 0;
 
-  constructor(private readonly store: KeyStore) {}
+  constructor(
+    private readonly store: KeyStore,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async refresh(): Promise<boolean> {
+    // Taken before asking: a list confirmed by this answer was current at least from then.
+    const asked = this.now();
     const version = await this.store.version();
-    if (version === this.version) return false;
+    if (version === this.version) {
+      this.confirmed = asked;
+      return false;
+    }
     const byHash = new Map<string, QuotaKey>();
     const byId = new Map<number, QuotaKey>();
     for (const [hash, id] of await this.store.activeKeys()) {
@@ -29,23 +41,19 @@ export class KeyCache {
     this.byHash = byHash;
     this.byId = byId;
     this.version = version;
+    this.confirmed = asked;
     return true;
   }
 
-  /** The key's id, or undefined for an unknown or revoked key. */
+  /** Seconds since the key list was last confirmed current (Infinity before the first refresh). */
+  ageSeconds(now: number = this.now()): number {
+    return this.confirmed === 0 ? Infinity : Math.max(0, now - this.confirmed) / 1000;
+  }
+
+  /** The key's id, or undefined for an unknown or revoked key: from memory, never a query. */
   async authenticate(key: string): Promise<number | undefined> {
     const hash = hashApiKey(key);
-    const known = this.byHash.get(hash);
-    if (known !== undefined) return known.id;
-    const version = this.version;
-    const found = await this.store.findActive(hash);
-    if (found === undefined) return undefined;
-    const identified = { id: found, hash };
-    // Only a lookup by hash authenticates; by id, the key is only named, so it is always kept.
-    this.byId.set(found, identified);
-    // Kept only if no refresh came in between: that refresh may have been this key's revocation.
-    if (version === this.version) this.byHash.set(hash, identified);
-    return found;
+    return this.byHash.get(hash)?.id;
   }
 
   /**

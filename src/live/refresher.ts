@@ -1,7 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { loggableError } from '../loggable-error.js';
+import { StoreUnavailableError } from '../storage/ports.js';
 
-/** Runs `refresh` every `intervalMs`, one run at a time, logging failures without stopping. */
+/**
+ * Runs `refresh` every `intervalMs`, one run at a time, logging failures without stopping. A
+ * backend that cannot be reached is not logged here: the stores report it (OutageLog), once per
+ * outage rather than once per run.
+ */
 export function startRefresher(
   refresh: () => Promise<unknown>,
   intervalMs: number,
@@ -12,7 +17,9 @@ export function startRefresher(
     if (running) return;
     running = true;
     refresh()
-      .catch((err: unknown) => log.warn({ err: loggableError(err) }, 'refreshing rates and keys from the store failed'))
+      .catch((err: unknown) => {
+        if (!(err instanceof StoreUnavailableError)) log.warn({ err: loggableError(err) }, 'refreshing rates and keys from the store failed');
+      })
       .finally(() => {
         running = false;
       });

@@ -1,3 +1,5 @@
+import type { MetricFamilyJSON } from './metric-json.js';
+
 /** Upper bounds of the duration histogram's buckets, in seconds. */
 export const DURATION_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -78,6 +80,30 @@ export class RequestMetrics {
       duration += `${DURATION}_sum{${routeLabel}} ${series.sum}\n${DURATION}_count{${routeLabel}} ${count}\n`;
     }
     return `${requests}\n${duration}`;
+  }
+
+  /**
+   * Both families as prom-client's `getMetricsAsJSON()` gives them (bar its `exemplar: null`), for
+   * its AggregatorRegistry to sum across the workers of a cluster (cluster-metrics.ts).
+   */
+  asJSON(): MetricFamilyJSON[] {
+    const requests: MetricFamilyJSON = { name: REQUESTS, help: REQUESTS_HELP, type: 'counter', values: [], aggregator: 'sum' };
+    const duration: MetricFamilyJSON = { name: DURATION, help: DURATION_HELP, type: 'histogram', values: [], aggregator: 'sum' };
+    for (const { route, method, status, count } of this.counted) requests.values.push({ value: count, labels: { route, method, status } });
+    for (const [route, series] of this.routes) {
+      let cumulative = 0;
+      DURATION_BUCKETS.forEach((bound, i) => {
+        cumulative += series.buckets[i]!;
+        duration.values.push({ value: cumulative, metricName: `${DURATION}_bucket`, labels: { le: bound, route } });
+      });
+      const count = cumulative + series.buckets[DURATION_BUCKETS.length]!;
+      duration.values.push(
+        { value: count, metricName: `${DURATION}_bucket`, labels: { le: '+Inf', route } },
+        { value: series.sum, metricName: `${DURATION}_sum`, labels: { route } },
+        { value: count, metricName: `${DURATION}_count`, labels: { route } },
+      );
+    }
+    return [requests, duration];
   }
 }
 

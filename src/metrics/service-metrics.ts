@@ -1,6 +1,8 @@
 import type { Registry } from 'prom-client';
 import type { TrackedCurrencies } from '../domain/currencies.js';
+import type { KeyCache } from '../live/key-cache.js';
 import type { RatesView } from '../live/rates-view.js';
+import type { MetricFamilyJSON } from './metric-json.js';
 import { RequestMetrics } from './request-metrics.js';
 
 export type IngestionTrigger = 'startup' | 'scheduled';
@@ -44,6 +46,8 @@ export class ServiceMetrics {
   constructor(
     private readonly view: RatesView,
     private readonly tracked: TrackedCurrencies,
+    /** The keys this process authenticates with, for the age of their list. */
+    private readonly keys?: Pick<KeyCache, 'ageSeconds'>,
   ) {}
 
   /** One answer: a counter and a histogram (plus a counter on 429). */
@@ -66,9 +70,16 @@ export class ServiceMetrics {
     return { body: `${this.requests.exposition()}\n${ownText}\n${processText}`, contentType: own.contentType };
   }
 
+  /** The same metrics as prom-client's JSON, which a cluster's primary sums over its workers (cluster-metrics.ts). */
+  async metricsAsJSON(): Promise<MetricFamilyJSON[]> {
+    const [own, process] = await Promise.all([(this.registry ??= this.ownRegistry()), processMetrics()]);
+    const [ownJSON, processJSON] = await Promise.all([own.getMetricsAsJSON(), process.getMetricsAsJSON()]);
+    return [...this.requests.asJSON(), ...(ownJSON as unknown as MetricFamilyJSON[]), ...(processJSON as unknown as MetricFamilyJSON[])];
+  }
+
   private async ownRegistry(): Promise<Registry> {
     const { Counter, Gauge, Registry } = await import('prom-client');
-    const { counts, view, tracked } = this;
+    const { counts, view, tracked, keys } = this;
     const registry = new Registry();
     const registers = [registry];
     new Counter({
@@ -101,6 +112,7 @@ export class ServiceMetrics {
       name: 'currency_rates_ingestion_last_success_timestamp_seconds',
       help: 'When an ingestion run of this server process last succeeded (Unix seconds; 0: never)',
       registers,
+      aggregator: 'max',
       collect() {
         this.set(counts.ingestionLastSuccess);
       },
@@ -109,6 +121,7 @@ export class ServiceMetrics {
       name: 'currency_rates_days_loaded',
       help: 'Days with rates in the snapshot this process serves from',
       registers,
+      aggregator: 'min',
       collect() {
         this.set(view.snapshot.dayCount);
       },
@@ -117,6 +130,7 @@ export class ServiceMetrics {
       name: 'currency_rates_currencies_loaded',
       help: 'Served currencies with a rate on the newest loaded day (EUR, the reference, counts when served)',
       registers,
+      aggregator: 'min',
       collect() {
         const newest = view.snapshot.latestWith([]);
         this.set(newest === undefined ? 0 : newest.rates.size + (tracked.has('EUR') ? 1 : 0));
@@ -126,6 +140,7 @@ export class ServiceMetrics {
       name: 'currency_rates_currencies_served',
       help: 'Currencies this process is configured to serve (CURRENCIES)',
       registers,
+      aggregator: 'first',
       collect() {
         this.set(tracked.list.length);
       },
@@ -134,11 +149,24 @@ export class ServiceMetrics {
       name: 'currency_rates_latest_day_timestamp_seconds',
       help: 'The newest loaded day (Unix seconds of its midnight UTC; 0: no data): alert when it grows old',
       registers,
+      aggregator: 'min',
       collect() {
         const newest = view.snapshot.latestWith([]);
         this.set(newest === undefined ? 0 : Date.parse(`${newest.date}T00:00:00Z`) / 1000);
       },
     });
+    if (keys) {
+      new Gauge({
+        name: 'currency_rates_key_list_age_seconds',
+        help: 'Seconds since the list of API keys this process authenticates with was last confirmed current (grows while the database is unreachable): alert above a few seconds',
+        registers,
+        // Of several workers, the oldest list is the one that matters.
+        aggregator: 'max',
+        collect() {
+          this.set(keys.ageSeconds());
+        },
+      });
+    }
     return registry;
   }
 }

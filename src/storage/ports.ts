@@ -108,3 +108,25 @@ export class StoreUnavailableError extends Error {
 export interface OpenedStores extends Stores {
   appliedMigrations: string[];
 }
+
+/**
+ * What the stores tell the server about their backends as it runs, so that an outage is logged
+ * once when it starts and once when it ends, never once per failing call.
+ */
+export interface BackendEvents {
+  /**
+   * `operation` (e.g. "quota.consume", "keys.version", "connection") could not reach the backend
+   * `err.backend` names.
+   */
+  unavailable(err: StoreUnavailableError, operation: string): void;
+  /** `operation` of `backend` succeeded. */
+  available(backend: string, operation: string): void;
+  /** How a backend is set up puts data at risk (e.g. a Redis that persists nothing). */
+  warning(message: string): void;
+}
+
+/** Stores as a server opens them: also says whether the quota store answers, for /ready. */
+export interface ServingStores extends OpenedStores {
+  /** Resolves when the quota store (Redis, else the database) answers; rejects with StoreUnavailableError. */
+  pingQuota(): Promise<void>;
+}

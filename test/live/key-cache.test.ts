@@ -4,67 +4,78 @@ import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { KeyCache } from '../../src/live/key-cache.js';
 import type { KeyStore } from '../../src/storage/ports.js';
 
-/** A key store in memory whose findActive answers only when the test lets it. */
+/** A key store in memory holding one key, counting what it is asked. */
 function storeWith(key: string) {
-  let active = true;
+  let active = false;
   let version = 1;
-  let release: (() => void) | undefined;
-  const asked = { lookups: 0 };
+  let reachable = true;
+  const asked = { lookups: 0, versions: 0 };
   const store: KeyStore = {
     create: async () => {
       throw new Error('not used');
     },
     list: async () => [],
     revoke: async () => false,
-    findActive: async (hash) => {
+    findActive: async () => {
       asked.lookups++;
-      const answer = active && hash === hashApiKey(key) ? 7 : undefined;
-      await new Promise<void>((resolve) => (release = resolve));
-      return answer;
+      throw new Error('the cache must never look a key up');
     },
     activeKeys: async () => new Map(active ? [[hashApiKey(key), 7]] : []),
-    version: async () => version,
+    version: async () => {
+      asked.versions++;
+      if (!reachable) throw new Error('unreachable');
+      return version;
+    },
   };
   return {
     store,
     asked,
+    create: () => {
+      active = true;
+      version++;
+    },
     revoke: () => {
       active = false;
       version++;
     },
-    release: () => release?.(),
+    setReachable: (value: boolean) => {
+      reachable = value;
+    },
   };
 }
 
-test('when a key is revoked while its first lookup is in flight, then the lookup answers as it was asked but the cache does not keep the key', async () => {
+test('when a key the cache does not hold is presented, then it is refused from memory: the store is never asked', async () => {
   const key = generateApiKey();
   const fake = storeWith(key);
   const cache = new KeyCache(fake.store);
-  const lookup = cache.authenticate(key);
-  fake.revoke();
   await cache.refresh();
-  fake.release();
-  assert.equal(await lookup, 7, 'the store found it before the revocation');
-  const again = cache.authenticate(key);
-  setImmediate(() => fake.release());
-  assert.equal(await again, undefined, 'the revocation wins: the key is not held');
-  assert.equal(fake.asked.lookups, 2, 'the second request asked the store again');
+  for (const presented of [key, generateApiKey(), 'cr_', 'x', hashApiKey(key)]) assert.equal(await cache.authenticate(presented), undefined);
+  assert.equal(fake.asked.lookups, 0);
+  assert.equal(fake.asked.versions, 1, 'only the refresh asked anything');
 });
 
-test('when a fresh key is found by its first lookup, then the cache holds it for the next request', async () => {
+test('when a key is created, then it works from the next refresh on; when it is revoked, then it is refused from the next refresh on', async () => {
   const key = generateApiKey();
   const fake = storeWith(key);
   const cache = new KeyCache(fake.store);
-  const lookup = cache.authenticate(key);
-  setImmediate(() => fake.release());
-  assert.equal(await lookup, 7);
+  await cache.refresh();
+  fake.create();
+  assert.equal(await cache.authenticate(key), undefined, 'not yet loaded');
+  assert.equal(await cache.refresh(), true);
   assert.equal(await cache.authenticate(key), 7);
-  assert.equal(fake.asked.lookups, 1, 'the second request was answered from memory');
+  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key) });
+  fake.revoke();
+  assert.equal(await cache.authenticate(key), 7, 'known until the next refresh');
+  assert.equal(await cache.refresh(), true);
+  assert.equal(await cache.authenticate(key), undefined);
+  assert.equal(cache.quotaKey(7), undefined);
+  assert.equal(fake.asked.lookups, 0);
 });
 
 test('when a cached key is authenticated, then the cache also holds it as the quota counts it, its id and hash, the same object every time', async () => {
   const key = generateApiKey();
   const fake = storeWith(key);
+  fake.create();
   const cache = new KeyCache(fake.store);
   await cache.refresh();
   assert.equal(await cache.authenticate(key), 7);
@@ -75,27 +86,21 @@ test('when a cached key is authenticated, then the cache also holds it as the qu
   assert.equal(fake.asked.lookups, 0, 'answered from memory');
 });
 
-test('when a fresh key is found by its first lookup, then the hash authenticate made comes along for the quota', async () => {
+test('when the store cannot be reached, then known keys keep working and the list age grows from the last confirmed refresh; the next refresh that succeeds resets it', async () => {
   const key = generateApiKey();
   const fake = storeWith(key);
-  const cache = new KeyCache(fake.store);
-  const lookup = cache.authenticate(key);
-  setImmediate(() => fake.release());
-  assert.equal(await lookup, 7);
-  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key) });
-});
-
-test('when a key is revoked while its first lookup is in flight, then its id still names its hash for the request that lookup answered', async () => {
-  const key = generateApiKey();
-  const fake = storeWith(key);
-  const cache = new KeyCache(fake.store);
-  const lookup = cache.authenticate(key);
-  fake.revoke();
+  fake.create();
+  let now = 1_000_000;
+  const cache = new KeyCache(fake.store, () => now);
   await cache.refresh();
-  fake.release();
-  assert.equal(await lookup, 7);
-  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key) }, 'counted under its own hash');
-  const again = cache.authenticate(key);
-  setImmediate(() => fake.release());
-  assert.equal(await again, undefined, 'and it is not authenticated again');
+  now += 500;
+  assert.equal(cache.ageSeconds(), 0.5);
+  fake.setReachable(false);
+  now += 3_000;
+  await assert.rejects(cache.refresh());
+  assert.equal(cache.ageSeconds(), 3.5);
+  assert.equal(await cache.authenticate(key), 7);
+  fake.setReachable(true);
+  assert.equal(await cache.refresh(), false, 'nothing changed');
+  assert.equal(cache.ageSeconds(), 0);
 });

@@ -3,7 +3,7 @@ import { loggableError } from '../../loggable-error.js';
 import { HttpError, JSON_TYPE, sendError, UNAVAILABLE } from '../errors.js';
 
 export interface Readiness {
-  /** Rejects when a backend cannot be reached. */
+  /** Rejects when the instance cannot answer API requests correctly (its quota store cannot be reached). */
   ping(): Promise<void>;
 }
 
@@ -16,7 +16,8 @@ export function healthRoutes(app: FastifyInstance, readiness: Readiness, drainin
     try {
       await readiness.ping();
     } catch (err) {
-      request.log.warn({ err: loggableError(err) }, 'not ready');
+      // The outage itself is logged once by the stores, not once per probe.
+      request.log.debug({ err: loggableError(err) }, 'not ready');
       return sendError(reply, new HttpError(503, UNAVAILABLE));
     }
     return reply.type(JSON_TYPE).send('{"status":"ready"}');

@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { workerMetrics } from '../../metrics/cluster-metrics.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { HttpError, sendError } from '../errors.js';
 
@@ -16,7 +18,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * GET /metrics (Prometheus text format), beside the authenticated plugin: no API key, never
  * counted, no CORS headers; registered only where it may answer (config.ts, metricsAccess).
  * Every answer is observed in onResponse under its route template, never the raw URL, so the
- * label sets stay few whatever clients send.
+ * label sets stay few whatever clients send. In a worker of WORKERS > 1 a scrape answers the
+ * whole instance, summed by the primary (cluster-metrics.ts), or 503 when that fails: never this
+ * worker's share alone.
  */
 export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsExposure): void {
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
@@ -24,6 +28,7 @@ export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsE
     done();
   });
 
+  const instance = cluster.isWorker ? workerMetrics(() => metrics.metricsAsJSON()) : undefined;
   const expected = token === undefined ? undefined : digest(token);
   // A scraper is no browser page of another origin: the CORS headers every answer gets are taken off.
   const withoutCors = (_request: FastifyRequest, reply: FastifyReply, _payload: unknown, done: () => void) => {
@@ -38,7 +43,16 @@ export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsE
       // Digests have one length, so the comparison takes the same time whatever was sent.
       if (!timingSafeEqual(digest(sent), expected)) return sendError(reply, new HttpError(401, 'Invalid metrics token'));
     }
-    const { body, contentType } = await metrics.exposition();
-    return reply.type(contentType).send(body);
+    if (instance === undefined) {
+      const { body, contentType } = await metrics.exposition();
+      return reply.type(contentType).send(body);
+    }
+    try {
+      const { body, contentType } = await instance.exposition();
+      return reply.type(contentType).send(body);
+    } catch (err) {
+      request.log.error({ err }, 'the instance metrics could not be gathered from the workers');
+      return sendError(reply, new HttpError(503, 'The metrics of every worker could not be gathered; try again'));
+    }
   });
 }

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
-import type { KeyStore, QuotaKey, QuotaStore } from '../ports.js';
+import { StoreUnavailableError, type KeyStore, type QuotaKey, type QuotaStore } from '../ports.js';
 import { answerCounted } from '../counted-requests.js';
 import { TurnBatch, type PendingConsume } from '../turn-batch.js';
+import { RedisClock } from './redis-clock.js';
 import { redisCall } from './redis-errors.js';
 
 /**
  * The decisions for `n` requests of one key at one time in one script, so they are atomic on the
  * server whatever the number of processes: exactly what `n` single requests would get in a row.
  * It touches exactly KEYS[1], a hash { start, used }, which keeps it valid on Redis Cluster.
- * ARGV: now, periodMs, limit, ttlMs, n. Replies { allowed (how many of the n are counted), used
- * (after them), start (as text: never through a Lua float) }.
+ * ARGV: now, periodMs, limit, ttlMs, n, deadline. Replies { allowed (how many of the n are
+ * counted), used (after them), start (as text: never through a Lua float), Redis's TIME in ms }.
+ * - past the deadline (Redis's TIME, ms; 0 for none): nothing counted, allowed -1 (see decide);
  * - no counter, or the period is over: a new period starts at `now`, up to `limit` counted;
  * - otherwise as many as the period has left are counted, the rest refused;
  * - nothing counted: nothing written.
@@ -20,6 +22,13 @@ import { redisCall } from './redis-errors.js';
  * the two clocks disagree (or the caller's clock is a test's), which would hand out a new quota.
  */
 const CONSUME_LUA = `
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local redisNow = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local deadline = tonumber(ARGV[6])
+if deadline > 0 and redisNow > deadline then
+  return {-1, 0, '', redisNow}
+end
 local now = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -31,15 +40,21 @@ if start == nil or used == nil or now >= start + period then
   local allowed = math.min(n, limit)
   redis.call('HSET', KEYS[1], 'start', ARGV[1], 'used', allowed)
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
-  return {allowed, allowed, ARGV[1]}
+  return {allowed, allowed, ARGV[1], redisNow}
 end
 local allowed = math.max(0, math.min(n, limit - used))
 if allowed > 0 then
   used = redis.call('HINCRBY', KEYS[1], 'used', allowed)
 end
-return {allowed, used, state[1]}
+return {allowed, used, state[1], redisNow}
 `;
 const CONSUME_SHA = createHash('sha1').update(CONSUME_LUA).digest('hex');
+
+/**
+ * A script counts only if it runs at least this long (Redis's clock) before the instance gives
+ * up on it: time for its reply to come back.
+ */
+const DEADLINE_MARGIN_MS = 250;
 
 /**
  * Moves a counter from its legacy name (by key id) to its name by key hash, in one step: only
@@ -128,16 +143,36 @@ async function evalScript(redis: Redis, lua: string, sha: string, keys: string[]
  * by one script call: a busy key's requests cost Redis one script run per turn instead of one per
  * request, and this process one command. Within a group, requests are decided in arrival order,
  * as they would be one by one.
+ *
+ * A request answered 503 is never charged, even when Redis runs its script after the instance
+ * gave up waiting (a stalled Redis, SIGSTOP, runs every queued command when it resumes):
+ * - each script carries a deadline on Redis's own clock: a lower bound of Redis's TIME when the
+ *   command is handed to the client (RedisClock), plus the client's command timeout, minus a
+ *   margin. The client's timer starts no earlier than that (auto-pipelining and a busy pipeline
+ *   only delay the send), so Redis's clock reaches the deadline at least the margin before the
+ *   instance gives up, whatever the two machines' wall clocks say: both ends of the comparison
+ *   are Redis's TIME, and the offset to the local monotonic clock is re-read from every reply
+ *   and from TIME after each (re)connect. A script past its deadline counts nothing and replies
+ *   -1, answered 503 if it still arrives in time;
+ * - a command the client gave up on is never resent (see open-redis-quota.ts).
+ * What remains: a script that ran in time but whose reply came after the instance gave up (the
+ * reply held longer than the margin, this event loop blocked past its timer, or the connection
+ * dropped first) keeps its count.
  */
 export class RedisQuotaStore implements QuotaStore {
   private readonly batches = new TurnBatch((batch) => this.decideBatch(batch));
+  private readonly clock = new RedisClock();
+  private calibrating: Promise<void> | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
     /** Where `usage` finds the hash of a key given by id alone (the key store); without it, only by QuotaKey. */
     private readonly keys?: Pick<KeyStore, 'activeKeys'>,
-  ) {}
+  ) {
+    // A new connection may reach another server (failover) with another clock.
+    redis.on('ready', () => this.clock.reset());
+  }
 
   consume(key: QuotaKey, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
     return this.batches.add(key, now, policy);
@@ -154,12 +189,45 @@ export class RedisQuotaStore implements QuotaStore {
     for (const group of groups.values()) void this.decide(group);
   }
 
+  /** The client's own command timeout: the moment the instance answers 503. */
+  private timeoutMs(): number | undefined {
+    const timeout = this.redis.options.commandTimeout;
+    return typeof timeout === 'number' && timeout > 0 ? timeout : undefined;
+  }
+
+  /**
+   * The deadline (Redis's clock, ms) of a command handed to the client now; 0 without a timeout.
+   * A promise only while Redis's clock has to be read first (after a (re)connect or a quiet minute).
+   */
+  private deadline(): number | Promise<number> {
+    const timeout = this.timeoutMs();
+    if (timeout === undefined) return 0;
+    const redisNow = this.clock.lowerBound();
+    if (redisNow !== undefined) return Math.floor(redisNow) + timeout - DEADLINE_MARGIN_MS;
+    return (async () => {
+      await (this.calibrating ??= this.calibrate().finally(() => (this.calibrating = undefined)));
+      const read = this.clock.lowerBound();
+      if (read === undefined) throw new StoreUnavailableError('Redis', { cause: new Error("no reading of Redis's clock") });
+      return Math.floor(read) + timeout - DEADLINE_MARGIN_MS;
+    })();
+  }
+
+  private async calibrate(): Promise<void> {
+    const [seconds, micros] = await redisCall(() => this.redis.time());
+    this.clock.observe(Number(seconds) * 1000 + Math.floor(Number(micros) / 1000));
+  }
+
   private async decide(group: PendingConsume[]): Promise<void> {
     const { key, now, policy } = group[0]!;
-    const args = [String(now), String(policy.periodMs), String(policy.limit), String(Math.ceil(policy.periodMs) + EXPIRY_MARGIN_MS), String(group.length)];
-    let reply: [number, number, string];
+    const counter = counterName(this.keyPrefix, key.hash);
+    let reply: unknown[];
     try {
-      reply = (await redisCall(() => evalScript(this.redis, CONSUME_LUA, CONSUME_SHA, [counterName(this.keyPrefix, key.hash)], args))) as [number, number, string];
+      const pending = this.deadline();
+      const deadline = typeof pending === 'number' ? pending : await pending;
+      const args = [String(now), String(policy.periodMs), String(policy.limit), String(Math.ceil(policy.periodMs) + EXPIRY_MARGIN_MS), String(group.length), String(deadline)];
+      reply = (await redisCall(() => evalScript(this.redis, CONSUME_LUA, CONSUME_SHA, [counter], args))) as unknown[];
+      this.clock.observe(Number(reply[3]));
+      if (Number(reply[0]) < 0) throw new StoreUnavailableError('Redis', { cause: new Error('the quota script ran past its deadline') });
     } catch (err) {
       for (const request of group) request.reject(err);
       return;
