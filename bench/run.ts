@@ -190,6 +190,8 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
     rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, roundRatios: [1], rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
+    // Servers know keys from memory: a new one works once their refresh (every second) has run.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000, signal: server.died });
     const stored = await storedCount(config.storeConfig, fresh.id);
     const measured = { config: config.name, startMs: server.startMs, counted: counted(exact), stored, ...(parse ? { parse } : {}) };
