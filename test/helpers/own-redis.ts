@@ -17,6 +17,8 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** Stops it (SIGKILL: nothing is saved) and waits for the process to end. */
   stop(): Promise<void>;
+  /** Sends the running server a signal: SIGSTOP stalls it with its connections open, SIGCONT resumes it. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function ownRedis(t: TestContext, args: string[] = ['--save', '', '
       { timeoutMs: 10_000, intervalMs: 50, what: `redis-server on port ${port}` },
     );
   };
-  return { port, url: `redis://127.0.0.1:${port}`, start, stop };
+  return { port, url: `redis://127.0.0.1:${port}`, start, stop, signal: (signal) => void child?.kill(signal) };
 }
 
 /**

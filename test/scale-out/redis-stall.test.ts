@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
-import { Redis } from 'ioredis';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { openRedisQuota } from '../../src/storage/redis/open-redis-quota.js';
 import { freshPgSchema, randomSuffix, requireBackend } from '../helpers/backends.js';
-import { freePort, pollUntil } from '../helpers/server-process.js';
 import { FIXTURES, startProductionServer } from '../helpers/test-server.js';
+import { ownRedis } from '../helpers/own-redis.js';
+import { pollUntil } from '../helpers/server-process.js';
 
 /**
  * DECISIONS §12: a request answered 503 is never charged, even when the quota store executed a
@@ -16,50 +15,13 @@ import { FIXTURES, startProductionServer } from '../helpers/test-server.js';
  * keeps the connection and the commands sent to it, and runs them all when it resumes (SIGCONT),
  * long after the instance answered their requests 503.
  */
-const skip = await requireBackend('PostgreSQL');
+const skip = (await requireBackend('PostgreSQL')) || (await requireBackend('Redis'));
 const LIMIT = 50;
-
-let redisBinaryMissing: string | false = false;
-try {
-  await new Promise<void>((resolve, reject) => {
-    const probe = spawn('redis-server', ['--version'], { stdio: 'ignore' });
-    probe.on('error', reject);
-    probe.on('exit', () => resolve());
-  });
-} catch {
-  redisBinaryMissing = 'no redis-server binary to start a Redis of the test’s own';
-}
-
-/** A redis-server of this test's own on a free port, persisting nothing; killed when the test ends. */
-async function ownRedis(t: TestContext): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  t.after(() => {
-    child.kill('SIGCONT');
-    child.kill('SIGKILL');
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  await pollUntil(
-    async () => {
-      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-      probe.on('error', () => {});
-      try {
-        await probe.connect();
-        return (await probe.ping()) === 'PONG' ? true : undefined;
-      } catch {
-        return undefined;
-      } finally {
-        probe.disconnect();
-      }
-    },
-    { timeoutMs: 10_000, intervalMs: 50, what: 'redis-server to answer' },
-  );
-  return { url, process: child };
-}
 
 /** A server on PostgreSQL (a fresh schema) and its own Redis, with two keys and a quota of LIMIT. */
 async function stallableServer(t: TestContext) {
   const redis = await ownRedis(t);
+  await redis.start();
   const schema = await freshPgSchema(t);
   const redisKeyPrefix = `cr_test_${randomSuffix()}:`;
   const storeConfig = { databaseUrl: schema.url, redisUrl: redis.url, redisKeyPrefix };
@@ -92,7 +54,7 @@ async function stallableServer(t: TestContext) {
       await quota.close();
     }
   };
-  return { redis: redis.process, get, warm, fresh, usedByFresh };
+  return { redis, get, warm, fresh, usedByFresh };
 }
 
 /** After SIGCONT: the first answer that is not a 503 (the instance may take a moment to see Redis again). */
@@ -104,16 +66,16 @@ async function firstAnswer(get: () => Promise<{ status: number; remaining: strin
   return answer.value;
 }
 
-test('when Redis stalls (SIGSTOP) and requests of a fresh key are answered 503, then after SIGCONT none of them was charged: the next shows limit − 1 and the store holds 1', { skip: skip || redisBinaryMissing }, async (t) => {
+test('when Redis stalls (SIGSTOP) and requests of a fresh key are answered 503, then after SIGCONT none of them was charged: the next shows limit − 1 and the store holds 1', { skip }, async (t) => {
   const { redis, get, warm, fresh, usedByFresh } = await stallableServer(t);
   // The instance has talked to Redis before the stall (another key).
   assert.equal((await get(warm)).status, 200);
 
-  redis.kill('SIGSTOP');
+  redis.signal('SIGSTOP');
   const answers = await Promise.all([get(fresh), get(fresh), get(fresh)]);
   answers.push(await get(fresh), await get(fresh));
   assert.deepEqual(answers.map((answer) => answer.status), [503, 503, 503, 503, 503]);
-  redis.kill('SIGCONT');
+  redis.signal('SIGCONT');
 
   const next = await firstAnswer(() => get(fresh));
   assert.equal(next.status, 200);
@@ -121,16 +83,16 @@ test('when Redis stalls (SIGSTOP) and requests of a fresh key are answered 503, 
   assert.equal(await usedByFresh(), 1);
 });
 
-test('when Redis stalls under load (200 concurrent requests, all 503), then after SIGCONT the count is exactly the requests answered 200', { skip: skip || redisBinaryMissing }, async (t) => {
+test('when Redis stalls under load (200 concurrent requests, all 503), then after SIGCONT the count is exactly the requests answered 200', { skip }, async (t) => {
   const { redis, get, warm, fresh, usedByFresh } = await stallableServer(t);
   assert.equal((await get(warm)).status, 200);
   // Counted before the stall: 3.
   for (let i = 0; i < 3; i++) assert.equal((await get(fresh)).status, 200);
 
-  redis.kill('SIGSTOP');
+  redis.signal('SIGSTOP');
   const answers = await Promise.all(Array.from({ length: 200 }, () => get(fresh)));
   assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([503]));
-  redis.kill('SIGCONT');
+  redis.signal('SIGCONT');
 
   const next = await firstAnswer(() => get(fresh));
   assert.equal(next.status, 200);
