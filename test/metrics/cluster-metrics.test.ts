@@ -1,43 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AggregatorRegistry, Counter, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry } from 'prom-client';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { RatesView } from '../../src/live/rates-view.js';
-import { DURATION_BUCKETS, RequestMetrics } from '../../src/metrics/request-metrics.js';
+import { RequestMetrics } from '../../src/metrics/request-metrics.js';
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { FIXTURES } from '../helpers/test-server.js';
+import { promClientPair } from '../helpers/prom-client-pair.js';
 
 /**
  * What a cluster's primary does with its workers' metrics (cluster-metrics.ts): prom-client's
  * AggregatorRegistry over each worker's JSON. The end to end case is test/process/workers-metrics.
  */
-
-/** The two request metrics as prom-client itself keeps them, for comparison. */
-function promClientPair() {
-  const registry = new Registry();
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'Answered requests, by route template (`unmatched` for unknown paths), method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to answering it, by route template',
-    labelNames: ['route'] as const,
-    buckets: [...DURATION_BUCKETS],
-    registers: [registry],
-  });
-  return {
-    registry,
-    observe(route: string, method: string, status: number, seconds: number) {
-      requests.inc({ route, method, status });
-      duration.observe({ route }, seconds);
-    },
-  };
-}
 
 type Observation = [string, string, number, number];
 // Durations are binary fractions, so sums come out the same in any order.

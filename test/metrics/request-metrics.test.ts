@@ -1,32 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Counter, Histogram, Registry } from 'prom-client';
-import { DURATION_BUCKETS, RequestMetrics } from '../../src/metrics/request-metrics.js';
-
-/** The two request metrics as prom-client itself keeps and writes them, for comparison. */
-function promClientPair() {
-  const registry = new Registry();
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'Answered requests, by route template (`unmatched` for unknown paths), method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to answering it, by route template',
-    labelNames: ['route'] as const,
-    buckets: [...DURATION_BUCKETS],
-    registers: [registry],
-  });
-  return {
-    registry,
-    observe(route: string, method: string, status: number, seconds: number) {
-      requests.inc({ route, method, status });
-      duration.observe({ route }, seconds);
-    },
-  };
-}
+import { RequestMetrics } from '../../src/metrics/request-metrics.js';
+import { promClientPair } from '../helpers/prom-client-pair.js';
 
 test('when answers are observed, then the exposition is byte for byte what prom-client writes for the same observations', async () => {
   const ours = new RequestMetrics();
