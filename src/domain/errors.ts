@@ -14,6 +14,14 @@ export class NoDataError extends Error {
   }
 }
 
+/** DECISIONS §8: no day of a range has data (an open range has no `end`). */
+export class NoDataInRangeError extends Error {
+  override name = 'NoDataInRangeError';
+  constructor(start: string, end: string | undefined) {
+    super(end === undefined ? `No exchange rate data available from ${start}` : `No exchange rate data available between ${start} and ${end}`);
+  }
+}
+
 /** DECISIONS §1.5: a well-formed amount that is zero or negative. */
 export class AmountNotPositiveError extends Error {
   override name = 'AmountNotPositiveError';

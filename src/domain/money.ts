@@ -118,7 +118,37 @@ export function scaleRounded(value: Decimal, numerator: Decimal, denominator: De
 
 export const ONE: Decimal = { units: 1n, scale: 0 };
 
+/** An exact quotient of two decimals, num / den with den > 0: a cross rate before its rounding. */
+export interface Ratio {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+/** numerator / denominator (denominator positive), exact. */
+export function ratio(numerator: Decimal, denominator: Decimal): Ratio {
+  if (denominator.units <= 0n) throw new RangeError('a ratio needs a positive denominator');
+  return { num: numerator.units * pow10(denominator.scale), den: denominator.units * pow10(numerator.scale) };
+}
+
+/** A ratio rounded once to 6 places half-up (ties away from zero); never "-0.000000". */
+export function roundedRatio(value: Ratio): string {
+  return formatMillionths(roundedQuotient(value.num * pow10(SHOWN_DECIMALS), value.den));
+}
+
 /** numerator / denominator rounded once to 6 places half-up. */
 export function ratioRounded(numerator: Decimal, denominator: Decimal): string {
-  return scaleRounded(ONE, numerator, denominator);
+  return roundedRatio(ratio(numerator, denominator));
+}
+
+/**
+ * How a positive rate moved from `start` to `end`: end − start, and (end − start) / start × 100,
+ * each from the exact ratios and rounded once (DECISIONS §8).
+ */
+export function rateChange(start: Ratio, end: Ratio): { change: string; changePct: string } {
+  const difference = end.num * start.den - start.num * end.den;
+  if (start.num <= 0n) throw new RangeError('a change needs a positive start');
+  return {
+    change: roundedRatio({ num: difference, den: end.den * start.den }),
+    changePct: roundedRatio({ num: difference * 100n, den: end.den * start.num }),
+  };
 }

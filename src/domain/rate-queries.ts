@@ -77,10 +77,6 @@ function pairOn(day: Day, from: string, to: string): Pair {
   return pair;
 }
 
-function shownRate(day: Day, from: string, to: string): string {
-  return pairOn(day, from, to).rate;
-}
-
 /** Upper-cased, repeats folded, first-seen order kept (DECISIONS §2: `JPY,jpy` is one code). */
 function distinctCodes(codes: readonly string[]): string[] {
   return [...new Set(codes.map((code) => code.toUpperCase()))];
@@ -92,17 +88,41 @@ function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): v
   if (unknown) throw new UnknownCurrencyError(unknown);
 }
 
-function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies): RateSet {
-  const quoted = (code: string) => code === 'EUR' || day.rates.has(code);
-  if (!quoted(base)) throw new NoDataError(day.date);
+/** Whether a day has a rate for `code` (EUR, the quotes' own unit, always). */
+function quotes(day: Day, code: string): boolean {
+  return code === 'EUR' || day.rates.has(code);
+}
+
+/**
+ * A day's rates in `base` of each of `codes` quoted that day, in the order given; undefined when
+ * the base itself is not quoted that day.
+ */
+export function ratesIn(day: Day, base: string, codes: Iterable<string>): Record<string, string> | undefined {
+  const baseRate = day.rate(base);
+  if (baseRate === undefined) return undefined;
   const rates: Record<string, string> = {};
-  for (const code of symbols ? [...symbols].sort() : tracked.codes) {
-    if (quoted(code)) rates[code] = shownRate(day, base, code);
+  // Computed afresh, not through the pairs kept for conversions: a rate set's answer is kept whole
+  // (http/response-cache.ts), and a range's thousands of days would only churn the pairs.
+  for (const code of codes) {
+    const rate = day.rate(code);
+    if (rate !== undefined) rates[code] = ratioRounded(rate, baseRate);
   }
+  return rates;
+}
+
+/** The codes a rate set lists: the symbols asked for, else every tracked code, alphabetical. */
+export function listedCodes(symbols: readonly string[] | undefined, tracked: TrackedCurrencies): Iterable<string> {
+  return symbols ? [...symbols].sort() : tracked.codes;
+}
+
+function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies): RateSet {
+  const rates = ratesIn(day, base, listedCodes(symbols, tracked));
+  if (!rates) throw new NoDataError(day.date);
   return { base, date: day.date, rates };
 }
 
-function parseRateSetQuery(tracked: TrackedCurrencies, query: RateSetQuery) {
+/** A rate-set query's base (default EUR) and symbols, normalised; an untracked code is refused. */
+export function parseRateSetQuery(tracked: TrackedCurrencies, query: RateSetQuery): { base: string; symbols: string[] | undefined } {
   const base = (query.base ?? 'EUR').toUpperCase();
   const symbols = query.symbols ? distinctCodes(query.symbols) : undefined;
   requireTracked(tracked, [base, ...(symbols ?? [])]);
@@ -141,18 +161,27 @@ const plans = new WeakMap<RatesSnapshot, { size: number; byFrom: Map<string, Map
 
 /**
  * `to` as asked: one code, or comma-separated codes, any case, repeats allowed (validated by the
- * caller). Codes are checked in parameter order (DECISIONS §1.6), the latest day quoting them all found.
+ * caller). Codes are checked in parameter order (DECISIONS §1.6); the day is `date` when given
+ * (DECISIONS §8: that day exactly, quoting them all), else the latest day quoting them all.
  */
-export function conversionPlan(snapshot: RatesSnapshot, tracked: TrackedCurrencies, from: string, to: string): ConversionPlan {
+export function conversionPlan(
+  snapshot: RatesSnapshot,
+  tracked: TrackedCurrencies,
+  from: string,
+  to: string,
+  date?: string | undefined,
+): ConversionPlan {
   let ofSnapshot = plans.get(snapshot);
   if (!ofSnapshot) plans.set(snapshot, (ofSnapshot = { size: 0, byFrom: new Map() }));
-  const known = ofSnapshot.byFrom.get(from)?.get(to);
+  const question = date === undefined ? to : `${to}@${date}`;
+  const known = ofSnapshot.byFrom.get(from)?.get(question);
   if (known) return known;
   const fromCode = from.toUpperCase();
   const targets = distinctCodes(to.split(','));
-  requireTracked(tracked, [fromCode, ...targets]);
-  const day = snapshot.latestWith([fromCode, ...targets]);
-  if (!day) throw new NoDataError();
+  const codes = [fromCode, ...targets];
+  requireTracked(tracked, codes);
+  const day = date === undefined ? snapshot.latestWith(codes) : snapshot.day(date);
+  if (!day || !codes.every((code) => quotes(day, code))) throw new NoDataError(date);
   const plan = {
     from: fromCode,
     date: day.date,
@@ -168,7 +197,7 @@ export function conversionPlan(snapshot: RatesSnapshot, tracked: TrackedCurrenci
   }
   let ofFrom = ofSnapshot.byFrom.get(from);
   if (!ofFrom) ofSnapshot.byFrom.set(from, (ofFrom = new Map()));
-  ofFrom.set(to, plan);
+  ofFrom.set(question, plan);
   ofSnapshot.size++;
   return plan;
 }

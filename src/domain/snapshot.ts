@@ -8,7 +8,7 @@ import { decimal, ONE, type Decimal } from './money.js';
 export interface Day {
   readonly date: string;
   readonly rates: ReadonlyMap<string, string>;
-  /** The rate of a currency as an exact decimal (EUR: 1), parsed once per day and currency. */
+  /** The rate of a currency as an exact decimal (EUR: 1). */
   rate(code: string): Decimal | undefined;
 }
 
@@ -25,7 +25,6 @@ export interface RateRow {
  */
 class StoredDay implements Day {
   private decoded: ReadonlyMap<string, string> | undefined;
-  private readonly parsed = new Map<string, Decimal>();
 
   constructor(
     readonly date: string,
@@ -37,15 +36,12 @@ class StoredDay implements Day {
     return (this.decoded ??= decodeDayRates(this.encoded, (code) => code !== 'EUR' && this.tracked.has(code)));
   }
 
+  // Parsed on each call, not kept: a range reads every day once, and the values kept would
+  // outweigh the history itself; conversions keep what they need in their pairs.
   rate(code: string): Decimal | undefined {
     if (code === 'EUR') return ONE;
-    let value = this.parsed.get(code);
-    if (value === undefined) {
-      const text = this.rates.get(code);
-      if (text === undefined) return undefined;
-      this.parsed.set(code, (value = decimal(text)));
-    }
-    return value;
+    const text = this.rates.get(code);
+    return text === undefined ? undefined : decimal(text);
   }
 }
 
@@ -57,12 +53,17 @@ export class RatesSnapshot {
   private readonly byDate: ReadonlyMap<string, Day>;
   /** Newest first, because "latest" lookups scan from the end of the history. */
   private readonly newestFirst: readonly Day[];
+  /** Oldest first, for ranges. */
+  private readonly oldestFirst: readonly Day[];
+  /** By code: the positions in oldestFirst of the days quoting it, made on first use. */
+  private readonly positionsByCode = new Map<string, Int32Array>();
   /** latestWith's answers for this snapshot, by the sorted set of codes asked for. */
   private readonly latestByCodes = new Map<string, Day | undefined>();
 
   private constructor(days: Map<string, Day>, readonly version: number) {
     this.byDate = days;
     this.newestFirst = [...days.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+    this.oldestFirst = [...this.newestFirst].reverse();
   }
 
   static empty(): RatesSnapshot {
@@ -93,6 +94,53 @@ export class RatesSnapshot {
     return this.byDate.get(date);
   }
 
+  /** The days from `start` to `end` (both included; undefined: to the newest), oldest first. */
+  daysBetween(start: string, end: string | undefined): readonly Day[] {
+    const from = this.countBefore(start, false);
+    const to = end === undefined ? this.oldestFirst.length : this.countBefore(end, true);
+    return from < to ? this.oldestFirst.slice(from, to) : [];
+  }
+
+  /**
+   * The first and the last day from `start` to `end` (undefined: to the newest) on which every
+   * one of `codes` has a rate; undefined when there is none. Found by binary searches in the
+   * days each code is quoted on, so a fluctuation reads two days per currency, not every day.
+   */
+  firstAndLastWith(codes: readonly string[], start: string, end: string | undefined): [Day, Day] | undefined {
+    const lists = codes.map((code) => this.positionsOf(code));
+    const from = this.countBefore(start, false);
+    const to = end === undefined ? this.oldestFirst.length : this.countBefore(end, true);
+    const first = firstInAll(lists, from, to);
+    if (first === -1) return undefined;
+    return [this.oldestFirst[first]!, this.oldestFirst[lastInAll(lists, from, to)]!];
+  }
+
+  private positionsOf(code: string): Int32Array {
+    let positions = this.positionsByCode.get(code);
+    if (positions === undefined) {
+      const quoting: number[] = [];
+      this.oldestFirst.forEach((day, i) => {
+        if (code === 'EUR' || day.rates.has(code)) quoting.push(i);
+      });
+      // Bounded by the codes a request may name: the tracked ones, checked before any lookup.
+      this.positionsByCode.set(code, (positions = Int32Array.from(quoting)));
+    }
+    return positions;
+  }
+
+  /** How many days come before `date` (with `orAt`, before it or on it): a binary search. */
+  private countBefore(date: string, orAt: boolean): number {
+    let low = 0;
+    let high = this.oldestFirst.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const candidate = this.oldestFirst[middle]!.date;
+      if (candidate < date || (orAt && candidate === date)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   /** The most recent day on which every given currency has a rate. */
   latestWith(codes: readonly string[]): Day | undefined {
     // First by the codes as asked (the same request asks in the same order), before normalising.
@@ -112,4 +160,47 @@ export class RatesSnapshot {
     this.latestByCodes.set(asked, day);
     return day;
   }
+}
+
+/** The index of the first of the sorted `values` at or above `value`. */
+function lowerBound(values: Int32Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The smallest position in [from, to) that every sorted list holds, or -1: each list in turn
+ * moves the candidate up to its next position, until none moves it.
+ */
+function firstInAll(lists: readonly Int32Array[], from: number, to: number): number {
+  let candidate = from;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const list of lists) {
+      const at = list[lowerBound(list, candidate)];
+      if (at === undefined || at >= to) return -1;
+      if (at > candidate) [candidate, moved] = [at, true];
+    }
+  }
+  return candidate;
+}
+
+/** The largest position in [from, to) that every sorted list holds, or -1 (firstInAll, downwards). */
+function lastInAll(lists: readonly Int32Array[], from: number, to: number): number {
+  let candidate = to - 1;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const list of lists) {
+      const at = list[lowerBound(list, candidate + 1) - 1];
+      if (at === undefined || at < from) return -1;
+      if (at < candidate) [candidate, moved] = [at, true];
+    }
+  }
+  return candidate;
 }

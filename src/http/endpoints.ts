@@ -1,9 +1,11 @@
 import type { ZodType, z } from 'zod';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import { positiveAmount, type Decimal } from '../domain/money.js';
+import { fluctuation, ratesBetween, type DateRange, type RateRange } from '../domain/range-queries.js';
 import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn, type ConversionPlan } from '../domain/rate-queries.js';
 import type { RatesSnapshot } from '../domain/snapshot.js';
-import { bulkQuery, convertQuery, dateParams, rateSetQuery } from './request-schemas.js';
+import { rateRangeCsv, rateRangeJson } from './rate-range-formats.js';
+import { bulkQuery, convertQuery, dateParams, rangeParams, rateSetQuery } from './request-schemas.js';
 
 /** What an endpoint computes its answer from: the rates in memory and the currencies served. */
 export interface RatesData {
@@ -20,6 +22,10 @@ export interface Endpoint {
   cacheable: boolean;
   /** The 200 body for validated input; throws the domain's refusals (unknown currency, no data, amount not positive). */
   body(data: RatesData, params: unknown, query: unknown): unknown;
+  /** The 200 body's JSON text, where the endpoint writes it itself (else JSON.stringify of it). */
+  json?(body: unknown): string;
+  /** The 200 body as CSV, for a client that prefers `text/csv` (errors stay JSON). */
+  csv?(body: unknown): string;
 }
 
 type RateSetQuery = z.infer<typeof rateSetQuery>;
@@ -29,13 +35,18 @@ const rateSet = (query: unknown) => {
   return { base, symbols: symbols?.split(',') };
 };
 
+const dateRange = (params: unknown): DateRange => {
+  const { start, end } = params as z.infer<typeof rangeParams>;
+  return { start, end: end === '' ? undefined : end };
+};
+
 /**
  * A conversion endpoint. Its amount's positivity is checked after the format rules and before
  * the currencies (DECISIONS §1); its URL carries the amount and rarely repeats, so it is not cached.
  */
 function conversionEndpoint(
   url: string,
-  querystring: ZodType<{ from: string; to: string; amount: string }>,
+  querystring: ZodType<{ from: string; to: string; amount: string; date?: string | undefined }>,
   answer: (plan: ConversionPlan, amountText: string, amount: Decimal) => unknown,
 ): Endpoint {
   return {
@@ -43,9 +54,9 @@ function conversionEndpoint(
     schema: { querystring },
     cacheable: false,
     body: ({ snapshot, tracked }, _params, query) => {
-      const { from, to, amount } = query as { from: string; to: string; amount: string };
+      const { from, to, amount, date } = query as { from: string; to: string; amount: string; date?: string };
       const value = positiveAmount(amount);
-      return answer(conversionPlan(snapshot, tracked, from, to), amount, value);
+      return answer(conversionPlan(snapshot, tracked, from, to, date), amount, value);
     },
   };
 }
@@ -62,6 +73,20 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     schema: { params: dateParams, querystring: rateSetQuery },
     cacheable: true,
     body: ({ snapshot, tracked }, params, query) => ratesOn(snapshot, tracked, (params as z.infer<typeof dateParams>).date, rateSet(query)),
+  },
+  {
+    url: '/api/v1/rates/:start..:end',
+    schema: { params: rangeParams, querystring: rateSetQuery },
+    cacheable: true,
+    body: ({ snapshot, tracked }, params, query) => ratesBetween(snapshot, tracked, dateRange(params), rateSet(query)),
+    json: (body) => rateRangeJson(body as RateRange),
+    csv: (body) => rateRangeCsv(body as RateRange),
+  },
+  {
+    url: '/api/v1/fluctuation/:start..:end',
+    schema: { params: rangeParams, querystring: rateSetQuery },
+    cacheable: true,
+    body: ({ snapshot, tracked }, params, query) => fluctuation(snapshot, tracked, dateRange(params), rateSet(query)),
   },
   conversionEndpoint('/api/v1/convert', convertQuery, conversion),
   conversionEndpoint('/api/v1/convert/bulk', bulkQuery, bulkConversion),

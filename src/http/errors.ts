@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AmountNotPositiveError, NoDataError, UnknownCurrencyError } from '../domain/errors.js';
+import { AmountNotPositiveError, NoDataError, NoDataInRangeError, UnknownCurrencyError } from '../domain/errors.js';
 import { loggableError } from '../loggable-error.js';
 import { StoreUnavailableError } from '../storage/ports.js';
 
@@ -27,7 +27,7 @@ export const UNAVAILABLE = 'Service temporarily unavailable: a storage backend c
 export function httpErrorOf(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof UnknownCurrencyError || error instanceof AmountNotPositiveError) return new HttpError(400, error.message);
-  if (error instanceof NoDataError) return new HttpError(404, error.message);
+  if (error instanceof NoDataError || error instanceof NoDataInRangeError) return new HttpError(404, error.message);
   if (error instanceof StoreUnavailableError) return new HttpError(503, UNAVAILABLE);
   const status = (error as Partial<FastifyError> | undefined)?.statusCode;
   // Framework errors below 500 (a bad URL encoding, an oversized body) describe the request.

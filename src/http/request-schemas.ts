@@ -13,6 +13,9 @@ export const MESSAGES = {
   base: 'base must be a 3-letter currency code',
   symbols: 'symbols must be a comma-separated list of 3-letter currency codes',
   date: 'date must be a valid calendar date in YYYY-MM-DD format',
+  start: 'start must be a valid calendar date in YYYY-MM-DD format',
+  end: 'end must be a valid calendar date in YYYY-MM-DD format',
+  order: 'end must not be before start',
 } as const;
 
 const CODE = /^[A-Za-z]{3}$/;
@@ -32,12 +35,28 @@ export const rateSetQuery = z.object({
     .describe('Comma-separated currency codes to return (default: every tracked currency)'),
 });
 
+/** Any input (a repeated parameter is an array) that is a valid calendar date. */
+const isDate = (value: unknown) => typeof value === 'string' && isValidIsoDate(value);
+
+const calendarDate = (message: string) => z.string({ error: message }).refine(isValidIsoDate, { error: message });
+
 export const dateParams = z.object({
-  date: z
-    .string({ error: MESSAGES.date })
-    .refine(isValidIsoDate, { error: MESSAGES.date })
-    .describe('A calendar date, YYYY-MM-DD'),
+  date: calendarDate(MESSAGES.date).describe('A calendar date, YYYY-MM-DD'),
 });
+
+/**
+ * DECISIONS §8: the segment `{start}..{end}`; an empty end is open (up to the newest day). The
+ * order is checked only once both dates are valid.
+ */
+export const rangeParams = z
+  .object({
+    start: calendarDate(MESSAGES.start).describe('The first day, YYYY-MM-DD'),
+    end: z
+      .string({ error: MESSAGES.end })
+      .refine((value) => value === '' || isValidIsoDate(value), { error: MESSAGES.end })
+      .describe('The last day, YYYY-MM-DD; empty: up to the newest day with rates'),
+  })
+  .refine(({ start, end }) => !(isDate(start) && isDate(end) && end < start), { error: MESSAGES.order });
 
 /** DECISIONS §11: digits of an amount as written, before and after the point. */
 export const MAX_AMOUNT_INTEGER_DIGITS = 30;
@@ -62,10 +81,14 @@ const amount = text(NUMERIC_STRING, MESSAGES.amount)
   .refine(withinAmountLimits, { error: MESSAGES.amount })
   .describe('Amount in the `from` currency, a positive decimal number');
 
+/** DECISIONS §8: a conversion on that day exactly; checked last. */
+const conversionDate = calendarDate(MESSAGES.date).optional().describe('Convert with the rates of this day, YYYY-MM-DD (default: the latest)');
+
 export const convertQuery = z.object({
   from: code(MESSAGES.from).describe('The currency held'),
   to: code(MESSAGES.to).describe('The currency to convert into'),
   amount,
+  date: conversionDate,
 });
 
 /** DECISIONS §2: missing or empty gives the minimum message alone; a repeat, the list message alone. */
@@ -86,4 +109,5 @@ export const bulkQuery = z.object({
   from: code(MESSAGES.from).describe('The currency held'),
   amount,
   to: bulkTargets,
+  date: conversionDate,
 });

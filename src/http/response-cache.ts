@@ -2,21 +2,31 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_TYPE } from './errors.js';
 
-/** A 200 body as sent: its JSON text and the strong ETag of its bytes. */
+/**
+ * A 200 body as sent: its bytes, its content type and their strong ETag. Kept as bytes, so a
+ * cached answer is not encoded again for each request that gets it (a year of rates is 144 KB).
+ */
 export interface RenderedBody {
-  readonly text: string;
+  readonly bytes: Buffer;
+  readonly type: string;
   readonly etag: string;
 }
 
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+
+export function renderText(text: string, type: string): RenderedBody {
+  const bytes = Buffer.from(text, 'utf8');
+  return { bytes, type, etag: `"${hash('sha1', bytes, 'base64url')}"` };
+}
+
 export function render(body: unknown): RenderedBody {
-  const text = JSON.stringify(body);
-  return { text, etag: `"${hash('sha1', text, 'base64url')}"` };
+  return renderText(JSON.stringify(body), JSON_TYPE);
 }
 
 /**
- * 200 bodies by request URL, for the data version they were computed from: the same URL computes
+ * 200 bodies by key (the request URL, with the representation when there is a choice), for the data version they were computed from: the same URL computes
  * to the same body until the data changes, and a new version empties the cache. Bounded by the
- * characters it holds; the oldest entries go first.
+ * bytes it holds; the oldest entries go first.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, RenderedBody>();
@@ -25,24 +35,24 @@ export class ResponseCache {
 
   constructor(private readonly maxSize = 8 * 1024 * 1024) {}
 
-  get(version: number, url: string): RenderedBody | undefined {
-    return version === this.version ? this.entries.get(url) : undefined;
+  get(version: number, key: string): RenderedBody | undefined {
+    return version === this.version ? this.entries.get(key) : undefined;
   }
 
-  set(version: number, url: string, body: RenderedBody): void {
+  set(version: number, key: string, body: RenderedBody): void {
     if (version !== this.version) {
       this.entries.clear();
       this.held = 0;
       this.version = version;
     }
-    const size = url.length + body.text.length;
-    if (size > this.maxSize || this.entries.has(url)) return;
+    const size = key.length + body.bytes.length;
+    if (size > this.maxSize || this.entries.has(key)) return;
     while (this.held + size > this.maxSize) {
-      const [oldestUrl, oldest] = this.entries.entries().next().value!;
-      this.entries.delete(oldestUrl);
-      this.held -= oldestUrl.length + oldest.text.length;
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.entries.delete(oldestKey);
+      this.held -= oldestKey.length + oldest.bytes.length;
     }
-    this.entries.set(url, body);
+    this.entries.set(key, body);
     this.held += size;
   }
 }
@@ -59,5 +69,5 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
 export function sendBody(request: FastifyRequest, reply: FastifyReply, body: RenderedBody): FastifyReply {
   reply.header('etag', body.etag);
   if (notModified(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  return reply.type(JSON_TYPE).send(body.text);
+  return reply.type(body.type).send(body.bytes);
 }

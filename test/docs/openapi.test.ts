@@ -17,13 +17,23 @@ import { renderOpenApiDocument } from '../../scripts/write-openapi.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
 /**
- * The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, the five endpoints with
+ * The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, the seven endpoints with
  * their parameters, and a contract: real answers of every endpoint, for every status the document
  * lists, match the documented body schema and carry the documented headers.
  */
 
 const V1 = '/api/v1';
-const FIVE = [`${V1}/rates/latest`, `${V1}/rates/{date}`, `${V1}/convert`, `${V1}/convert/bulk`, `${V1}/currencies`];
+const ENDPOINTS = [
+  `${V1}/rates/latest`,
+  `${V1}/rates/{date}`,
+  `${V1}/rates/{start}..{end}`,
+  `${V1}/fluctuation/{start}..{end}`,
+  `${V1}/convert`,
+  `${V1}/convert/bulk`,
+  `${V1}/currencies`,
+];
+/** A URL of the endpoint documented as `path` that answers 200 on hist.csv. */
+const urlOf = (path: string) => path.replace('{date}', '2026-04-13').replace('{start}..{end}', '2026-04-10..2026-04-13');
 
 type Json = Record<string, any>;
 
@@ -110,14 +120,17 @@ test('the OpenAPI document', async (t) => {
     assert.equal(await renderOpenApiDocument(), await renderOpenApiDocument(), 'the script writes the same bytes every time');
   });
 
-  await t.test('when read, then it lists the five endpoints with their parameters and the bearer scheme', () => {
-    for (const path of FIVE) assert.ok(doc.paths[path]?.get, `GET ${path} is documented`);
+  await t.test('when read, then it lists the seven endpoints with their parameters and the bearer scheme', () => {
+    for (const path of ENDPOINTS) assert.ok(doc.paths[path]?.get, `GET ${path} is documented`);
     const parameters = (path: string) =>
       (doc.paths[path].get.parameters as Json[]).filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`);
     assert.deepEqual(parameters(`${V1}/rates/latest`), ['query:base', 'query:symbols']);
     assert.deepEqual(parameters(`${V1}/rates/{date}`), ['path:date!', 'query:base', 'query:symbols']);
-    assert.deepEqual(parameters(`${V1}/convert`), ['query:from!', 'query:to!', 'query:amount!']);
-    assert.deepEqual(parameters(`${V1}/convert/bulk`), ['query:from!', 'query:amount!', 'query:to!']);
+    assert.deepEqual(parameters(`${V1}/rates/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols']);
+    assert.deepEqual(parameters(`${V1}/fluctuation/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols']);
+    assert.deepEqual(parameters(`${V1}/convert`), ['query:from!', 'query:to!', 'query:amount!', 'query:date']);
+    assert.deepEqual(parameters(`${V1}/convert/bulk`), ['query:from!', 'query:amount!', 'query:to!', 'query:date']);
+    assert.ok(doc.paths[`${V1}/rates/{start}..{end}`].get.responses['200'].content['text/csv'], 'a range is documented as CSV too');
     assert.deepEqual(parameters(`${V1}/currencies`), []);
 
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
@@ -155,7 +168,17 @@ test('the OpenAPI document', async (t) => {
       [`${V1}/rates/{date}`, `${V1}/rates/2026-04-13?symbols=USD`, 200],
       [`${V1}/rates/{date}`, `${V1}/rates/2023-02-29`, 400],
       [`${V1}/rates/{date}`, `${V1}/rates/2026-04-11`, 404],
+      [`${V1}/rates/{start}..{end}`, `${V1}/rates/2025-12-01..?symbols=BGN,USD`, 200],
+      [`${V1}/rates/{start}..{end}`, `${V1}/rates/2026-04-13..2026-04-10`, 400],
+      [`${V1}/rates/{start}..{end}`, `${V1}/rates/2026-04-10..?base=XYZ`, 400],
+      [`${V1}/rates/{start}..{end}`, `${V1}/rates/2026-04-11..2026-04-12`, 404],
+      [`${V1}/fluctuation/{start}..{end}`, `${V1}/fluctuation/2022-08-31..?base=USD`, 200],
+      [`${V1}/fluctuation/{start}..{end}`, `${V1}/fluctuation/x..2026-04-10`, 400],
+      [`${V1}/fluctuation/{start}..{end}`, `${V1}/fluctuation/2026-04-10..?symbols=XYZ`, 400],
+      [`${V1}/fluctuation/{start}..{end}`, `${V1}/fluctuation/2026-04-14..`, 404],
       [`${V1}/convert`, `${V1}/convert?from=USD&to=JPY&amount=%2B100.5`, 200],
+      [`${V1}/convert`, `${V1}/convert?from=USD&to=JPY&amount=1&date=2025-12-31`, 200],
+      [`${V1}/convert`, `${V1}/convert?from=USD&to=JPY&amount=1&date=2026-04-11`, 404],
       [`${V1}/convert`, `${V1}/convert?from=US&to=JPY&amount=1e3`, 400],
       [`${V1}/convert`, `${V1}/convert?from=USD&to=JPY&amount=0`, 400],
       [`${V1}/convert`, `${V1}/convert?from=USD&to=SEK&amount=1`, 404],
@@ -173,8 +196,8 @@ test('the OpenAPI document', async (t) => {
         assert.equal((await get(path, url, { headers: { 'if-none-match': etag } })).status, 304);
       }
     }
-    for (const path of FIVE) {
-      const url = path.replace('{date}', '2026-04-13');
+    for (const path of ENDPOINTS) {
+      const url = urlOf(path);
       assert.equal((await get(path, url, { auth: false })).status, 401);
       assert.equal((await get(path, url, { headers: { authorization: 'Bearer cr_not-a-key' } })).status, 401);
     }
@@ -184,8 +207,8 @@ test('the OpenAPI document', async (t) => {
     // 429: a second server whose quota is one request.
     const tight = await startTestServer(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '1' } });
     await tight.get(`${V1}/currencies`);
-    for (const path of FIVE) {
-      const url = path.replace('{date}', '2026-04-13');
+    for (const path of ENDPOINTS) {
+      const url = urlOf(path);
       const answer = await answerOf(await tight.get(url));
       assert.equal(answer.status, 429);
       check.check(path, answer, `GET ${url} over quota`);
@@ -210,8 +233,8 @@ test('the OpenAPI document', async (t) => {
       logger: pino({ level: 'silent' }),
     });
     t.after(() => app.close());
-    for (const path of [...FIVE, '/ready']) {
-      const url = path.replace('{date}', '2026-04-13');
+    for (const path of [...ENDPOINTS, '/ready']) {
+      const url = urlOf(path);
       const injected = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
       const answer = { status: injected.statusCode, text: injected.body, headers: new Headers(injected.headers as Record<string, string>) };
       assert.equal(answer.status, 503, `${url}: ${answer.text}`);

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { startTestServer, tempDir } from '../helpers/test-server.js';
+import { startTestServer } from '../helpers/test-server.js';
 
 /**
  * /docs in a real browser: Debian's headless Chromium driven by playwright-core. The page must
- * list the five endpoints and send a request that gets a real answer, with every request it makes
+ * list the seven endpoints and send a request that gets a real answer, with every request it makes
  * going to the server itself (no CDN: the reference works offline). With UPDATE_SCREENSHOT=1 it
  * refreshes docs/reference-page.png, the picture the README shows; otherwise the shot goes to a
  * temp dir, so a test run leaves the work tree as it was.
@@ -16,7 +17,15 @@ import { startTestServer, tempDir } from '../helpers/test-server.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const SCREENSHOT = join(ROOT, 'docs', 'reference-page.png');
-const FIVE = ['/api/v1/rates/latest', '/api/v1/rates/{date}', '/api/v1/convert', '/api/v1/convert/bulk', '/api/v1/currencies'];
+const ENDPOINTS = [
+  '/api/v1/rates/latest',
+  '/api/v1/rates/{date}',
+  '/api/v1/rates/{start}..{end}',
+  '/api/v1/fluctuation/{start}..{end}',
+  '/api/v1/convert',
+  '/api/v1/convert/bulk',
+  '/api/v1/currencies',
+];
 
 const missing = !existsSync(CHROMIUM);
 if (missing && process.env.CI === 'true') {
@@ -24,11 +33,12 @@ if (missing && process.env.CI === 'true') {
 }
 
 test(
-  'when /docs is opened in Chromium, then it lists the five endpoints and a request sent from it gets a real 200',
+  'when /docs is opened in Chromium, then it lists the seven endpoints and a request sent from it gets a real 200',
   { skip: missing && `${CHROMIUM} is missing (apt-get install chromium): the browser test is skipped outside CI`, timeout: 60_000 },
   async (t) => {
     const server = await startTestServer(t, { ingest: ['hist.csv'] });
-    const profile = tempDir(t);
+    // Not tempDir's: Chromium writes its profile while it closes, so it is removed after the close.
+    const profile = mkdtempSync(join(tmpdir(), 'currency-rates-chromium-'));
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
@@ -44,7 +54,6 @@ test(
       ],
       viewport: { width: 1280, height: 900 },
     });
-    // Chromium writes its profile as it closes, after tempDir's own removal has run: removed again.
     t.after(async () => {
       await browser.close();
       rmSync(profile, { recursive: true, force: true });
@@ -65,7 +74,7 @@ test(
     await page.goto(`${server.url}/docs`);
     await page.locator('.opblock').first().waitFor();
     const listed = await page.locator('.opblock-summary-path').evaluateAll((paths) => paths.map((path) => path.getAttribute('data-path')));
-    for (const path of FIVE) assert.ok(listed.includes(path), `${path} is listed (listed: ${listed.join(', ')})`);
+    for (const path of ENDPOINTS) assert.ok(listed.includes(path), `${path} is listed (listed: ${listed.join(', ')})`);
 
     // Enter the key in the Authorize dialog, as a reader would.
     await page.locator('.auth-wrapper button.authorize').click();
@@ -99,7 +108,7 @@ test(
     const bottom = await page
       .locator('#operations-Currencies-listCurrencies')
       .evaluate((element) => element.getBoundingClientRect().bottom + (globalThis as unknown as { scrollY: number }).scrollY);
-    const target = process.env.UPDATE_SCREENSHOT === '1' ? SCREENSHOT : join(tempDir(t), 'reference-page.png');
+    const target = process.env.UPDATE_SCREENSHOT === '1' ? SCREENSHOT : join(profile, 'reference-page.png');
     mkdirSync(join(target, '..'), { recursive: true });
     await page.screenshot({ path: target, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) } });
   },

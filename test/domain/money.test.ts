@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AmountNotPositiveError } from '../../src/domain/errors.js';
-import { decimal, positiveAmount, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
-import { divide, formatHalfUp6, multiply, parseDecimal } from '../helpers/oracle.js';
+import { decimal, positiveAmount, rateChange, ratio, ratioRounded, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
+import { divide, formatHalfUp6, multiply, parseDecimal, subtract } from '../helpers/oracle.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 const expected = (value: string, numerator: string, denominator: string) =>
@@ -79,4 +79,26 @@ test('when an amount is zero or negative, then positiveAmount refuses it; when p
   for (const text of ['0', '0.00', '-2', '-0.000001', '+0', '.0']) assert.throws(() => positiveAmount(text), AmountNotPositiveError, text);
   assert.deepEqual(positiveAmount('+12.50'), { units: 1250n, scale: 2 });
   assert.deepEqual(positiveAmount('.5'), { units: 5n, scale: 1 });
+});
+
+test('when a rate moves between two days, then change and change_pct come from the exact rates, rounded once', () => {
+  const random = seededRandom(20261126);
+  for (let i = 0; i < 3000; i++) {
+    const [a, b, c, d] = Array.from({ length: 4 }, () => decimalText(random, 5, 6)).map((text) => (decimal(text).units === 0n ? '1' : text)) as [string, string, string, string];
+    // The rate of one currency in another on two days: a/b, then c/d.
+    const start = divide(parseDecimal(a), parseDecimal(b));
+    const end = divide(parseDecimal(c), parseDecimal(d));
+    const difference = subtract(end, start);
+    const { change, changePct } = rateChange(ratio(decimal(a), decimal(b)), ratio(decimal(c), decimal(d)));
+    assert.equal(change, formatHalfUp6(difference), `${c}/${d} − ${a}/${b}`);
+    assert.equal(changePct, formatHalfUp6(multiply(divide(difference, start), { num: 100n, den: 1n })), `% of ${c}/${d} − ${a}/${b}`);
+    assert.equal(ratioRounded(decimal(a), decimal(b)), formatHalfUp6(start));
+  }
+});
+
+test('when a change rounds to zero from below, then it is "0.000000", never "-0.000000"; a negative half rounds away from zero', () => {
+  assert.deepEqual(rateChange(ratio(decimal('1.0000004'), decimal('1')), ratio(decimal('1'), decimal('1'))), { change: '0.000000', changePct: '-0.000040' });
+  assert.deepEqual(rateChange(ratio(decimal('100000000.4'), decimal('1')), ratio(decimal('100000000'), decimal('1'))), { change: '-0.400000', changePct: '0.000000' });
+  assert.deepEqual(rateChange(ratio(decimal('1.0000005'), decimal('1')), ratio(decimal('1'), decimal('1'))), { change: '-0.000001', changePct: '-0.000050' });
+  assert.deepEqual(rateChange(ratio(decimal('2'), decimal('1')), ratio(decimal('2'), decimal('1'))), { change: '0.000000', changePct: '0.000000' });
 });

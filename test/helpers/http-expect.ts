@@ -64,12 +64,18 @@ export const MSG = {
   base: 'base must be a 3-letter currency code',
   symbols: 'symbols must be a comma-separated list of 3-letter currency codes',
   date: 'date must be a valid calendar date in YYYY-MM-DD format',
+  start: 'start must be a valid calendar date in YYYY-MM-DD format',
+  end: 'end must be a valid calendar date in YYYY-MM-DD format',
+  order: 'end must not be before start',
   noData: 'No exchange rate data has been ingested yet',
   malformedAuth: 'Missing or malformed Authorization header',
   invalidKey: 'Invalid API key',
 } as const;
 
 export const noDataOn = (date: string): string => `No exchange rate data available for ${date}`;
+/** DECISIONS §8: no day of a range has a rate for the base (an open range has no end). */
+export const noDataInRange = (start: string, end: string | undefined): string =>
+  end === undefined ? `No exchange rate data available from ${start}` : `No exchange rate data available between ${start} and ${end}`;
 export const unknownCurrency = (code: string): string => `Unknown currency: ${code}`;
 export const rateLimited = (limit: number, days: number): string =>
   `Rate limit exceeded: ${limit} requests per ${days}-day period`;

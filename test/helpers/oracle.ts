@@ -24,6 +24,10 @@ export function multiply(a: Rational, b: Rational): Rational {
   return { num: a.num * b.num, den: a.den * b.den };
 }
 
+export function subtract(a: Rational, b: Rational): Rational {
+  return { num: a.num * b.den - b.num * a.den, den: a.den * b.den };
+}
+
 export function divide(a: Rational, b: Rational): Rational {
   if (b.num === 0n) throw new Error('oracle: division by zero');
   const sign = b.num < 0n ? -1n : 1n;
@@ -44,7 +48,8 @@ export function formatHalfUp6(value: Rational): string {
 /** Rates per 1 EUR as the ECB quotes them; EUR itself is 1 and need not be listed. */
 export type EcbDay = Readonly<Record<string, string>>;
 
-function perEuro(day: EcbDay, code: string): Rational {
+/** The quote of `code` per 1 EUR that day, exact. */
+export function perEuro(day: EcbDay, code: string): Rational {
   if (code === 'EUR') return { num: 1n, den: 1n };
   const quoted = day[code];
   if (quoted === undefined) throw new Error(`oracle: no rate for ${code}`);

@@ -15,8 +15,8 @@ test('when a body is cached for a data version, then that version finds it and a
 
 test('when the cache is full, then the oldest entries go first and it never holds more than its bound', () => {
   const cache = new ResponseCache(100);
-  const body = render('x'.repeat(20)); // 22 characters
-  for (let i = 0; i < 10; i++) cache.set(1, `/u${i}`, body); // 25 characters each: four fit
+  const body = render('x'.repeat(20)); // 22 bytes
+  for (let i = 0; i < 10; i++) cache.set(1, `/u${i}`, body); // 25 with the key: four fit
   assert.equal(cache.get(1, '/u5'), undefined);
   for (const i of [6, 7, 8, 9]) assert.equal(cache.get(1, `/u${i}`), body);
   cache.set(1, '/big', render('y'.repeat(200)));

@@ -101,8 +101,10 @@ const anyValue = fc.oneof(codeValue, amountValue, listValue, fc.string({ unit: '
 const PARAMS_OF = {
   latest: ['base', 'symbols'],
   date: ['base', 'symbols'],
-  convert: ['from', 'to', 'amount'],
-  bulk: ['from', 'amount', 'to'],
+  range: ['base', 'symbols'],
+  fluctuation: ['base', 'symbols'],
+  convert: ['from', 'to', 'amount', 'date'],
+  bulk: ['from', 'amount', 'to', 'date'],
   currencies: [] as string[],
 } as const;
 
@@ -119,6 +121,7 @@ const valueFor = (route: keyof typeof PARAMS_OF, name: string) => {
   if (name === 'amount') return amountValue;
   if (name === 'symbols' || (name === 'to' && route === 'bulk')) return listValue;
   if (name === 'from' || name === 'to' || name === 'base') return codeValue;
+  if (name === 'date') return dateValue;
   return anyValue;
 };
 
@@ -192,9 +195,16 @@ const dateValue = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789-abcXYZ._~ é'), maxLength: 24 }) },
 );
 
+/** `{start}..{end}` with each side written like a date segment, the dots sometimes percent-encoded. */
+const rangeSegment = fc
+  .tuple(dateValue, fc.oneof({ weight: 3, arbitrary: dateValue }, { weight: 1, arbitrary: fc.constant('') }), fc.constantFrom('..', '..', '..', '%2E%2E', '.%2e'))
+  .chain(([start, end, dots]) => fc.tuple(pathSegment(start), pathSegment(end)).map(([a, b]) => `${a}${dots}${b}`));
+
 const routePath = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ route: 'latest' as const, path: '/api/v1/rates/latest' }) },
   { weight: 3, arbitrary: dateValue.chain(pathSegment).map((segment) => ({ route: 'date' as const, path: `/api/v1/rates/${segment}` })) },
+  { weight: 3, arbitrary: rangeSegment.map((segment) => ({ route: 'range' as const, path: `/api/v1/rates/${segment}` })) },
+  { weight: 2, arbitrary: rangeSegment.map((segment) => ({ route: 'fluctuation' as const, path: `/api/v1/fluctuation/${segment}` })) },
   { weight: 4, arbitrary: fc.constant({ route: 'convert' as const, path: '/api/v1/convert' }) },
   { weight: 4, arbitrary: fc.constant({ route: 'bulk' as const, path: '/api/v1/convert/bulk' }) },
   { weight: 1, arbitrary: fc.constant({ route: 'currencies' as const, path: '/api/v1/currencies' }) },
@@ -246,6 +256,7 @@ const tidyPairs = (route: keyof typeof PARAMS_OF) => {
     amount: positiveAmount,
     base: fc.option(dataCode, { nil: undefined }),
     symbols: fc.option(fc.array(dataCode, { minLength: 1, maxLength: 8 }).map((codes) => codes.join(',')), { nil: undefined }),
+    date: fc.option(fc.constantFrom(...DATES_WITH_DATA), { nil: undefined, freq: 2 }),
   };
   const names = PARAMS_OF[route];
   return fc
@@ -317,7 +328,7 @@ function assertAsModelled(answer: RawAnswer, expected: Expected, method: string,
 
 // ---------------------------------------------------------------------------------------------
 
-test('when arbitrary requests reach the five endpoints, then every answer is exactly what SPEC and DECISIONS prescribe, every 200 equals the BigInt oracle, and each request past authentication is counted once', async (t) => {
+test('when arbitrary requests reach the seven endpoints, then every answer is exactly what SPEC and DECISIONS prescribe, every 200 equals the BigInt oracle, and each request past authentication is counted once', async (t) => {
   const server = await startTestServer(t, { ingest: DATA_FILES, env: { QUOTA_LIMIT: '1000000000' } });
   const { hostname } = new URL(server.url);
   const port = Number(new URL(server.url).port);

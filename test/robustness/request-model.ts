@@ -1,10 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import { expectedRateSet, hasRate, latestDateWith, type History } from '../helpers/ecb-history-csv.js';
-import { MSG, noDataOn, unknownCurrency } from '../helpers/http-expect.js';
+import { MSG, noDataInRange, noDataOn, unknownCurrency } from '../helpers/http-expect.js';
 import { convertExact, crossRate } from '../helpers/oracle.js';
+import { expectedFluctuation, expectedRange } from '../helpers/range-oracle.js';
 
 /**
- * An executable model of SPEC §4–§7 and DECISIONS §1–§3, written from those documents and nothing
+ * An executable model of SPEC §4–§7 and DECISIONS §1–§3 and §8, written from those documents and nothing
  * in src/: given a request exactly as sent, the status and body the service must answer. The
  * property suite compares every answer with it. Arithmetic comes from the BigInt oracle.
  */
@@ -146,26 +147,48 @@ function bulkTargetMessages(v: string | undefined | 'repeated'): string[] {
 export type Route =
   | { name: 'latest' }
   | { name: 'date'; date: string }
+  | { name: 'range' | 'fluctuation'; start: string; end: string }
   | { name: 'convert' }
   | { name: 'bulk' }
   | { name: 'currencies' };
 
 /**
- * The route of a path written by the property generator: the five endpoints exactly, the date
- * segment percent-encoded or not. Anything else is left to the caller (undefined).
+ * DECISIONS §8: a `{start}..{end}` segment (decoded) split at its first `..` after which no other
+ * `..` follows; undefined without a `..`.
+ */
+export function rangeOf(segment: string): { start: string; end: string } | undefined {
+  for (let at = segment.indexOf('..'); at !== -1; at = segment.indexOf('..', at + 1)) {
+    const end = segment.slice(at + 2);
+    if (!end.includes('..')) return { start: segment.slice(0, at), end };
+  }
+  return undefined;
+}
+
+/** The one path segment after `prefix`, percent-decoded; undefined when empty or more than one. */
+function segmentAfter(path: string, prefix: string): string | undefined {
+  if (!path.startsWith(prefix) || path.length === prefix.length || path.slice(prefix.length).includes('/')) return undefined;
+  return decodeURIComponent(path.slice(prefix.length));
+}
+
+/**
+ * The route of a path written by the property generator: the seven endpoints exactly, the date
+ * segments percent-encoded or not. Anything else is left to the caller (undefined).
  */
 export function routeOf(path: string): Route | undefined {
   if (path === '/api/v1/rates/latest') return { name: 'latest' };
   if (path === '/api/v1/convert') return { name: 'convert' };
   if (path === '/api/v1/convert/bulk') return { name: 'bulk' };
   if (path === '/api/v1/currencies') return { name: 'currencies' };
-  const prefix = '/api/v1/rates/';
   // An empty date segment (`/api/v1/rates/`) is no route: an unknown path.
-  if (path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes('/')) {
-    const date = decodeURIComponent(path.slice(prefix.length));
-    return date === 'latest' ? { name: 'latest' } : { name: 'date', date };
+  const rates = segmentAfter(path, '/api/v1/rates/');
+  if (rates !== undefined) {
+    const range = rangeOf(rates);
+    if (range) return { name: 'range', ...range };
+    return rates === 'latest' ? { name: 'latest' } : { name: 'date', date: rates };
   }
-  return undefined;
+  const fluctuation = segmentAfter(path, '/api/v1/fluctuation/');
+  const range = fluctuation === undefined ? undefined : rangeOf(fluctuation);
+  return range ? { name: 'fluctuation', ...range } : undefined;
 }
 
 const REFUSED_METHODS = new Set(['DELETE', 'PATCH', 'POST', 'PUT']);
@@ -212,16 +235,28 @@ function answerFor(route: Route, query: Map<string, string[]>, world: ModelWorld
   const to = single(query, 'to');
   const base = single(query, 'base');
   const symbols = single(query, 'symbols');
+  // DECISIONS §8: an optional day on conversions, checked after the other parameters.
+  const onDate = single(query, 'date');
+  const dateValid = onDate === undefined || (onDate !== 'repeated' && isCalendarDate(onDate));
   if (route.name === 'convert') {
     if (!requiredCode(from)) messages.push(MSG.from);
     if (!requiredCode(to)) messages.push(MSG.to);
     if (amount === undefined || amount === 'repeated' || !isNumeric(amount)) messages.push(MSG.amount);
+    if (!dateValid) messages.push(MSG.date);
   } else if (route.name === 'bulk') {
     if (!requiredCode(from)) messages.push(MSG.from);
     if (amount === undefined || amount === 'repeated' || !isNumeric(amount)) messages.push(MSG.amount);
     messages.push(...bulkTargetMessages(to));
+    if (!dateValid) messages.push(MSG.date);
   } else {
     if (route.name === 'date' && !isCalendarDate(route.date)) messages.push(MSG.date);
+    if (route.name === 'range' || route.name === 'fluctuation') {
+      const startValid = isCalendarDate(route.start);
+      const endValid = route.end === '' || isCalendarDate(route.end);
+      if (!startValid) messages.push(MSG.start);
+      if (!endValid) messages.push(MSG.end);
+      if (startValid && endValid && route.end !== '' && route.end < route.start) messages.push(MSG.order);
+    }
     if (!optionalCode(base)) messages.push(MSG.base);
     if (!optionalList(symbols)) messages.push(MSG.symbols);
   }
@@ -244,14 +279,27 @@ function answerFor(route: Route, query: Map<string, string[]>, world: ModelWorld
   // DECISIONS §1.7 and §3: data.
   const { history } = world;
   const tracked = [...world.tracked];
+  if (route.name === 'range' || route.name === 'fluctuation') {
+    const end = route.end === '' ? undefined : route.end;
+    const expected = (route.name === 'range' ? expectedRange : expectedFluctuation)(history, route.start, end, codes[0]!, tracked, symbols === undefined ? undefined : codes.slice(1));
+    return expected === undefined ? { status: 404, message: noDataInRange(route.start, end) } : { status: 200, body: expected };
+  }
   if (route.name === 'date') {
     const day = history.get(route.date);
     const [baseCode] = codes as [string];
     if (day === undefined || !hasRate(day, baseCode)) return { status: 404, message: noDataOn(route.date) };
     return { status: 200, body: expectedRateSet(history, route.date, baseCode, tracked, symbols === undefined ? undefined : codes.slice(1)) };
   }
-  const date = latestDateWith(history, codes);
-  if (date === undefined) return { status: 404, message: MSG.noData };
+  let date: string | undefined;
+  if ((route.name === 'convert' || route.name === 'bulk') && typeof onDate === 'string') {
+    // A conversion on that day exactly: every currency must have a rate on it.
+    const day = history.get(onDate);
+    if (day === undefined || !codes.every((code) => hasRate(day, code))) return { status: 404, message: noDataOn(onDate) };
+    date = onDate;
+  } else {
+    date = latestDateWith(history, codes);
+    if (date === undefined) return { status: 404, message: MSG.noData };
+  }
   const day = history.get(date)!;
   if (route.name === 'latest') {
     return { status: 200, body: expectedRateSet(history, date, codes[0]!, tracked, symbols === undefined ? undefined : codes.slice(1)) };
@@ -280,6 +328,8 @@ function answerFor(route: Route, query: Map<string, string[]>, world: ModelWorld
 // The shapes every answer must have, whatever was asked (SPEC §2 and §7).
 
 const DECIMAL6 = /^\d+\.\d{6}$/;
+/** Never "-0.000000" (DECISIONS §8). */
+const SIGNED6 = /^(?!-0\.0{6}$)-?\d+\.\d{6}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const CODE = /^[A-Z]{3}$/;
 
@@ -313,6 +363,19 @@ export function shapeProblem(status: number, body: unknown): string | undefined 
     if (JSON.stringify(keys) !== JSON.stringify([...keys].sort())) return 'rates keys not sorted';
     return keys.every((k) => CODE.test(k) && DECIMAL6.test(String(rates[k]))) ? undefined : 'bad rate value';
   }
+  if (keysAre(body, ['base', 'start_date', 'end_date', 'rates'])) {
+    const entries = isRecord(body.rates) ? Object.entries(body.rates) : [];
+    if (!CODE.test(String(body.base)) || !DATE.test(String(body.start_date)) || !DATE.test(String(body.end_date))) return 'bad range or fluctuation';
+    const keys = entries.map(([key]) => key);
+    if (JSON.stringify(keys) !== JSON.stringify([...keys].sort())) return 'range days or fluctuation codes not in order';
+    const rangeDay = ([key, rates]: [string, unknown]) =>
+      DATE.test(key) && isRecord(rates) && Object.keys(rates).every((code) => CODE.test(code) && DECIMAL6.test(String(rates[code])));
+    const move = ([key, value]: [string, unknown]) =>
+      CODE.test(key) && isRecord(value) && keysAre(value, ['start_date', 'end_date', 'start_rate', 'end_rate', 'change', 'change_pct']) &&
+      DECIMAL6.test(String(value.start_rate)) && DECIMAL6.test(String(value.end_rate)) && SIGNED6.test(String(value.change)) && SIGNED6.test(String(value.change_pct));
+    // A fluctuation whose symbols have no rate in the range moves nothing: `{}`.
+    return entries.every(rangeDay) || entries.every(move) ? undefined : 'bad range day or fluctuation move';
+  }
   if (keysAre(body, ['from', 'to', 'amount', 'result', 'rate', 'date'])) {
     return CODE.test(String(body.from)) && CODE.test(String(body.to)) && typeof body.amount === 'string' &&
       DECIMAL6.test(String(body.result)) && DECIMAL6.test(String(body.rate)) && DATE.test(String(body.date))
@@ -330,4 +393,4 @@ export function shapeProblem(status: number, body: unknown): string | undefined 
 }
 
 /** Every validation message of SPEC §7, in the table's order. */
-export const VALIDATION_MESSAGES: string[] = [MSG.from, MSG.to, MSG.toList, MSG.toMin, MSG.toMax, MSG.amount, MSG.base, MSG.symbols, MSG.date];
+export const VALIDATION_MESSAGES: string[] = [MSG.from, MSG.to, MSG.toList, MSG.toMin, MSG.toMax, MSG.amount, MSG.base, MSG.symbols, MSG.date, MSG.start, MSG.end, MSG.order];

@@ -9,8 +9,9 @@ import { documentRoute, requestHeadersDoc, ROUTE_DOCS } from './route-docs.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const DESCRIPTION = `The European Central Bank's euro reference rates: latest and historical rate sets, single and
-bulk conversions, and the supported currencies.
+const DESCRIPTION = `The European Central Bank's euro reference rates: latest and historical rate sets, ranges of
+days and how rates moved over them, single and bulk conversions (on any past day too), and the
+supported currencies.
 
 Every \`/api/v1\` request needs \`Authorization: Bearer <API key>\` and counts against the key's quota (every
 answer after authentication counts, 304, 400 and 404 included; a 429 does not). Rates are units of the

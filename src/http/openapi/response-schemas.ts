@@ -45,6 +45,57 @@ export const RateSet = z
     examples: [{ base: 'USD', date: '2026-04-13', rates: { GBP: '0.745104', JPY: '159.833961' } }],
   });
 
+export const RateRange = z
+  .strictObject({
+    base: code.describe('The base currency'),
+    start_date: isoDate.describe('The start asked for'),
+    end_date: isoDate.describe('The end asked for; with an open end, the newest day in the answer'),
+    rates: z
+      .record(
+        isoDate,
+        z.record(code, sixDecimals('Units of the currency per one unit of the base', '1.168500')).describe('That day\'s rate set'),
+      )
+      .describe('Rate sets by day, oldest first; only days on which the base has a rate'),
+  })
+  .meta({
+    id: 'RateRange',
+    description: 'The rate sets of every day of a range with rates, as /rates/{date} gives each',
+    examples: [
+      {
+        base: 'EUR',
+        start_date: '2026-04-09',
+        end_date: '2026-04-10',
+        rates: { '2026-04-09': { GBP: '0.870530', USD: '1.168500' }, '2026-04-10': { GBP: '0.871050', USD: '1.171100' } },
+      },
+    ],
+  });
+
+const signedSixDecimals = (description: string, example: string) =>
+  z
+    .string()
+    .regex(/^-?\d+\.\d{6}$/)
+    .meta({ description, examples: [example] });
+
+export const RateMove = z
+  .strictObject({
+    start_date: isoDate.describe('The first day of the range with a rate for the currency'),
+    end_date: isoDate.describe('The last day of the range with a rate for the currency'),
+    start_rate: sixDecimals('The rate on start_date', '1.168500'),
+    end_rate: sixDecimals('The rate on end_date', '1.171100'),
+    change: signedSixDecimals('end − start, from the exact rates, rounded once', '0.002600'),
+    change_pct: signedSixDecimals('(end − start) / start × 100, from the exact rates, rounded once', '0.222507'),
+  })
+  .meta({ id: 'RateMove' });
+
+export const Fluctuation = z
+  .strictObject({
+    base: code.describe('The base currency'),
+    start_date: isoDate.describe('The start asked for'),
+    end_date: isoDate.describe('The end asked for; with an open end, the newest day with rates'),
+    rates: z.record(code, RateMove).describe('By currency code, in alphabetical order'),
+  })
+  .meta({ id: 'Fluctuation', description: 'How each currency moved over a range' });
+
 export const Conversion = z
   .strictObject({
     from: code.describe('The currency held'),
@@ -154,6 +205,7 @@ export const Unauthorized = stringError('Unauthorized', 401, 'Unauthorized', 'No
 export const NotFound = stringError('NotFound', 404, 'Not Found', 'No data for the request, or an unknown path', [
   'No exchange rate data has been ingested yet',
   'No exchange rate data available for 2026-04-11',
+  'No exchange rate data available between 2026-04-11 and 2026-04-12',
 ]);
 
 export const MethodNotAllowed = stringError('MethodNotAllowed', 405, 'Method Not Allowed', 'A method other than GET, HEAD or OPTIONS', [

@@ -5,9 +5,11 @@ import {
   BulkConversion,
   Conversion,
   CurrencyList,
+  Fluctuation,
   Health,
   NotFound,
   QuotaExceeded,
+  RateRange,
   RateSet,
   Ready,
   ServiceUnavailable,
@@ -33,6 +35,8 @@ export interface RouteDoc {
   security?: [];
   /** Whether the route honours If-None-Match (the API routes do). */
   conditional: boolean;
+  /** Whether the 200 is also given as CSV, on `Accept: text/csv`. */
+  csv?: boolean;
   /**
    * What the document adds to a parameter's schema where a zod refinement says it in code only
    * (a calendar date, the bulk list), and examples that Swagger UI's "Try it out" fills in.
@@ -100,6 +104,18 @@ function apiResponses(ok: { body: ZodType; description: string }, notFound: stri
 }
 
 const NO_DATA = 'No data: nothing has been ingested yet, or no day has a rate for every currency asked for';
+const NO_DATA_ON_DATE = '; with `date`, that day has no rate for one of them (`No exchange rate data available for YYYY-MM-DD`)';
+const NO_DATA_IN_RANGE =
+  'No day of the range has a rate for the base (`No exchange rate data available between START and END`, ' +
+  'or `… available from START` with an open end)';
+
+/** The parameters of a `{start}..{end}` route, with the examples "Try it out" fills in. */
+const rangeParameters = (start: string, end: string) => ({
+  start: { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', example: start },
+  end: { pattern: '^(\\d{4}-\\d{2}-\\d{2})?$', example: end },
+  base: { example: 'EUR' },
+  symbols: { example: 'USD,GBP' },
+});
 
 /** Documentation of every documented route, by URL (GET; HEAD mirrors it without a body). */
 export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
@@ -131,14 +147,40 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
       true,
     ),
   },
+  '/api/v1/rates/:start..:end': {
+    operationId: 'getRatesBetween',
+    summary: 'Rates over a range of days',
+    description:
+      'The rate set of every day from `start` to `end` (both included) on which the base has a rate, oldest first; ' +
+      'each as `/rates/{date}` gives it, a symbol without a rate that day left out of that day. An empty `end` ' +
+      '(`2020-01-01..`) reaches the newest day. Any length, the whole history included, counts as one request. ' +
+      'With `Accept: text/csv`: a header `date,CODE,…` (the codes of the answer, alphabetical) and one row per day, ' +
+      'an empty cell where a day has no rate; errors stay JSON.',
+    tags: ['Rates'],
+    conditional: true,
+    csv: true,
+    parameters: rangeParameters('2026-01-02', '2026-01-09'),
+    responses: apiResponses({ body: RateRange, description: 'The rate sets by day' }, NO_DATA_IN_RANGE, true),
+  },
+  '/api/v1/fluctuation/:start..:end': {
+    operationId: 'getFluctuation',
+    summary: 'How rates moved over a range',
+    description:
+      'For each currency of the range\'s rate sets: its first and last day in the range with a rate, both rates, ' +
+      'and `change` = end − start and `change_pct` = (end − start) / start × 100, from the exact rates, rounded once.',
+    tags: ['Rates'],
+    conditional: true,
+    parameters: rangeParameters('2025-01-02', '2025-12-31'),
+    responses: apiResponses({ body: Fluctuation, description: 'The moves by currency' }, NO_DATA_IN_RANGE, true),
+  },
   '/api/v1/convert': {
     operationId: 'convert',
     summary: 'Convert an amount',
     description: '`result` is amount × rate(to) / rate(from), computed in exact decimals and rounded once, half-up, to 6 decimals.',
     tags: ['Conversion'],
     conditional: true,
-    parameters: { from: { example: 'USD' }, to: { example: 'JPY' }, amount: { example: '100' } },
-    responses: apiResponses({ body: Conversion, description: 'The conversion' }, NO_DATA, true),
+    parameters: { from: { example: 'USD' }, to: { example: 'JPY' }, amount: { example: '100' }, date: { format: 'date', example: '2025-12-31' } },
+    responses: apiResponses({ body: Conversion, description: 'The conversion' }, NO_DATA + NO_DATA_ON_DATE, true),
   },
   '/api/v1/convert/bulk': {
     operationId: 'convertBulk',
@@ -150,8 +192,9 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
       from: { example: 'GBP' },
       amount: { example: '250.50' },
       to: { pattern: '^[A-Za-z]{3}(,[A-Za-z]{3}){0,24}$', example: 'USD,JPY,CHF' },
+      date: { format: 'date', example: '2025-12-31' },
     },
-    responses: apiResponses({ body: BulkConversion, description: 'The conversions' }, NO_DATA, true),
+    responses: apiResponses({ body: BulkConversion, description: 'The conversions' }, NO_DATA + NO_DATA_ON_DATE, true),
   },
   '/api/v1/currencies': {
     operationId: 'listCurrencies',
@@ -195,12 +238,15 @@ export function requestHeadersDoc(doc: RouteDoc): Record<string, unknown> {
   return { type: 'object', properties };
 }
 
-/** Fastify `schema.response`: the zod bodies by status (304 has none). */
+const CSV_BODY = z.string().describe('`date,CODE,…` then one row per day (RFC 4180, CRLF line ends)');
+
+/** Fastify `schema.response`: the zod bodies by status (304 has none); a CSV 200 beside the JSON one. */
 function responseSchemas(doc: RouteDoc): Record<number, unknown> {
   const response: Record<number, unknown> = {};
   for (const [status, { description, body }] of Object.entries(doc.responses)) {
-    response[Number(status)] =
-      body === undefined ? z.undefined().describe(description) : { description, content: { 'application/json': { schema: body } } };
+    const content: Record<string, { schema: ZodType }> = body === undefined ? {} : { 'application/json': { schema: body } };
+    if (doc.csv && status === '200') content['text/csv'] = { schema: CSV_BODY };
+    response[Number(status)] = body === undefined ? z.undefined().describe(description) : { description, content };
   }
   return response;
 }

@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { RatesView } from '../../live/rates-view.js';
-import { API_ENDPOINTS } from '../endpoints.js';
-import { render, sendBody, type ResponseCache } from '../response-cache.js';
+import { API_ENDPOINTS, type Endpoint } from '../endpoints.js';
+import { JSON_TYPE } from '../errors.js';
+import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
 export interface ApiRouteDeps {
   view: RatesView;
@@ -10,22 +12,38 @@ export interface ApiRouteDeps {
   cache: ResponseCache;
 }
 
+/** JSON first: what a request without Accept, or accepting anything, gets. */
+const MEDIA_TYPES = ['application/json', 'text/csv'];
+
+/** Whether the client prefers CSV to JSON; an Accept naming neither gets JSON, as no Accept does. */
+function prefersCsv(request: FastifyRequest): boolean {
+  return new Negotiator(request.raw).mediaType(MEDIA_TYPES) === 'text/csv';
+}
+
 /**
  * The API's GET routes, one per endpoint of the table; their input is validated by the
- * validateInput hook first. A cacheable endpoint's body is computed once per URL and data
- * version, then sent again as it is.
+ * validateInput hook first. A cacheable endpoint's body is computed once per URL, representation
+ * and data version, then sent again as it is.
  */
 export function apiRoutes(app: FastifyInstance, { view, tracked, cache }: ApiRouteDeps): void {
   for (const endpoint of API_ENDPOINTS) {
     const schema = Object.keys(endpoint.schema).length > 0 ? { schema: endpoint.schema } : {};
     app.get(endpoint.url, schema, (request, reply) => {
       const snapshot = view.snapshot;
-      let body = endpoint.cacheable ? cache.get(snapshot.version, request.url) : undefined;
+      const csv = endpoint.csv !== undefined && prefersCsv(request);
+      if (endpoint.csv) reply.header('vary', 'Accept');
+      const key = csv ? `csv ${request.url}` : request.url;
+      let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
       if (!body) {
-        body = render(endpoint.body({ snapshot, tracked }, request.params, request.query));
-        if (endpoint.cacheable) cache.set(snapshot.version, request.url, body);
+        body = rendered(endpoint, endpoint.body({ snapshot, tracked }, request.params, request.query), csv);
+        if (endpoint.cacheable) cache.set(snapshot.version, key, body);
       }
       return sendBody(request, reply, body);
     });
   }
+}
+
+function rendered(endpoint: Endpoint, body: unknown, csv: boolean): RenderedBody {
+  if (csv && endpoint.csv) return renderText(endpoint.csv(body), CSV_TYPE);
+  return endpoint.json ? renderText(endpoint.json(body), JSON_TYPE) : render(body);
 }

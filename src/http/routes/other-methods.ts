@@ -6,6 +6,8 @@ import { HttpError, sendError } from '../errors.js';
 export const API_PATHS = [
   '/api/v1/rates/latest',
   '/api/v1/rates/:date',
+  '/api/v1/rates/:start..:end',
+  '/api/v1/fluctuation/:start..:end',
   '/api/v1/convert',
   '/api/v1/convert/bulk',
   '/api/v1/currencies',
@@ -44,6 +46,8 @@ export function otherMethodRoutes(app: FastifyInstance): void {
   }
 }
 
+const RANGE_ENDS = new Set(['start', 'end']);
+
 /**
  * onRequest, for every route: the router matches `/api/v1/rates/` to `/api/v1/rates/:date` with
  * an empty date, but a path with an empty segment is no API path (DECISIONS §1.1). It gets the
@@ -52,8 +56,9 @@ export function otherMethodRoutes(app: FastifyInstance): void {
 export function emptyParameterIsUnknownPath(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const params = request.params as Record<string, string> | undefined;
   for (const name in params) {
-    // `*` is a wildcard's rest of the path (a 404's, a static folder's), which may well be empty.
-    if (name !== '*' && params[name] === '') {
+    // `*` is a wildcard's rest of the path (a 404's, a static folder's), which may well be empty;
+    // a range segment `{start}..{end}` is never empty, even when one of its dates is.
+    if (name !== '*' && !RANGE_ENDS.has(name) && params[name] === '') {
       reply.callNotFound();
       return;
     }

@@ -1,0 +1,101 @@
+import type { TrackedCurrencies } from './currencies.js';
+import { NoDataInRangeError } from './errors.js';
+import { rateChange, ratio, roundedRatio, type Ratio } from './money.js';
+import { listedCodes, parseRateSetQuery, ratesIn, type RateSetQuery } from './rate-queries.js';
+import type { Day, RatesSnapshot } from './snapshot.js';
+
+/** Days from `start` to `end`, both included; no `end`: up to the newest day (DECISIONS §8). */
+export interface DateRange {
+  start: string;
+  end: string | undefined;
+}
+
+/**
+ * GET /rates/{start}..{end}. The days are computed as they are read, one at a time: the whole
+ * history (thousands of days) is written out without ever being held as one object.
+ */
+export interface RateRange {
+  base: string;
+  start_date: string;
+  end_date: string;
+  /** The currencies of the answer, alphabetical: each listed one with a rate on some day of it. */
+  codes: readonly string[];
+  /** Each day of the range on which the base has a rate, oldest first, with its rate set. */
+  days(): Iterable<[date: string, rates: Record<string, string>]>;
+}
+
+/** How one currency moved over a range, from its first to its last day there with a rate. */
+export interface RateMove {
+  start_date: string;
+  end_date: string;
+  start_rate: string;
+  end_rate: string;
+  change: string;
+  change_pct: string;
+}
+
+/** GET /fluctuation/{start}..{end}. */
+export interface Fluctuation {
+  base: string;
+  start_date: string;
+  end_date: string;
+  rates: Record<string, RateMove>;
+}
+
+/**
+ * Each day of the range on which the base has a rate, with the rate set `/rates/{day}` gives
+ * (a symbol without a rate that day is left out of it). The whole history is one answer.
+ */
+export function ratesBetween(snapshot: RatesSnapshot, tracked: TrackedCurrencies, range: DateRange, query: RateSetQuery): RateRange {
+  const { base, symbols } = parseRateSetQuery(tracked, query);
+  const ofBase = snapshot.firstAndLastWith([base], range.start, range.end);
+  if (ofBase === undefined) throw new NoDataInRangeError(range.start, range.end);
+  const listed = [...listedCodes(symbols, tracked)];
+  return {
+    base,
+    start_date: range.start,
+    end_date: range.end ?? ofBase[1].date,
+    codes: listed.filter((code) => snapshot.firstAndLastWith([code, base], range.start, range.end) !== undefined),
+    *days() {
+      for (const day of snapshot.daysBetween(range.start, range.end)) {
+        const rates = ratesIn(day, base, listed);
+        if (rates !== undefined) yield [day.date, rates];
+      }
+    },
+  };
+}
+
+/** The exact rate of `code` in `base` on a day quoting both. */
+function exactRate(day: Day, base: string, code: string): Ratio {
+  return ratio(day.rate(code)!, day.rate(base)!);
+}
+
+function moveBetween(first: Day, last: Day, base: string, code: string): RateMove {
+  const start = exactRate(first, base, code);
+  const end = exactRate(last, base, code);
+  const { change, changePct } = rateChange(start, end);
+  return {
+    start_date: first.date,
+    end_date: last.date,
+    start_rate: roundedRatio(start),
+    end_rate: roundedRatio(end),
+    change,
+    change_pct: changePct,
+  };
+}
+
+/**
+ * For each currency of the range's rate sets, its move from its first to its last day with a
+ * rate (and one for the base): two days per currency, found by the snapshot's index.
+ */
+export function fluctuation(snapshot: RatesSnapshot, tracked: TrackedCurrencies, range: DateRange, query: RateSetQuery): Fluctuation {
+  const { base, symbols } = parseRateSetQuery(tracked, query);
+  const ofBase = snapshot.firstAndLastWith([base], range.start, range.end);
+  if (ofBase === undefined) throw new NoDataInRangeError(range.start, range.end);
+  const rates: Record<string, RateMove> = {};
+  for (const code of listedCodes(symbols, tracked)) {
+    const days = snapshot.firstAndLastWith([code, base], range.start, range.end);
+    if (days !== undefined) rates[code] = moveBetween(days[0], days[1], base, code);
+  }
+  return { base, start_date: range.start, end_date: range.end ?? ofBase[1].date, rates };
+}

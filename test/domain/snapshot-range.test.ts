@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RatesSnapshot } from '../../src/domain/snapshot.js';
+
+const DATES = ['2020-01-02', '2020-01-03', '2020-01-06', '2020-01-07', '2020-01-10'];
+const snapshot = RatesSnapshot.empty().withDays(
+  DATES.map((date) => ({ date, rates: 'USD=1.1' })),
+  1,
+  new Set(['USD']),
+);
+const between = (start: string, end: string | undefined) => snapshot.daysBetween(start, end).map((day) => day.date);
+
+test('when the days of a range are asked, then exactly the stored days from start to end, both included, come oldest first', () => {
+  assert.deepEqual(between('2020-01-03', '2020-01-07'), ['2020-01-03', '2020-01-06', '2020-01-07']);
+  assert.deepEqual(between('2020-01-04', '2020-01-08'), ['2020-01-06', '2020-01-07']);
+  assert.deepEqual(between('2020-01-06', '2020-01-06'), ['2020-01-06']);
+  assert.deepEqual(between('2020-01-04', '2020-01-05'), []);
+  assert.deepEqual(between('2019-01-01', '2020-01-02'), ['2020-01-02']);
+  assert.deepEqual(between('2020-01-10', '2030-01-01'), ['2020-01-10']);
+  assert.deepEqual(between('2020-01-11', undefined), []);
+  assert.deepEqual(between('1999-01-01', undefined), DATES);
+  assert.deepEqual(between('2020-01-07', '2020-01-06'), []);
+  assert.deepEqual(RatesSnapshot.empty().daysBetween('2020-01-01', undefined), []);
+});
+
+test('when the first and last days quoting several codes are asked, then they are the days quoting all of them within the range', () => {
+  // USD every day; GBP on the 3rd, 7th and 10th; JPY from the 6th.
+  const quotes: Record<string, string> = {
+    '2020-01-02': 'USD=1.1',
+    '2020-01-03': 'USD=1.1;GBP=0.8',
+    '2020-01-06': 'USD=1.1;JPY=120',
+    '2020-01-07': 'USD=1.1;GBP=0.8;JPY=121',
+    '2020-01-10': 'USD=1.1;GBP=0.9;JPY=122',
+  };
+  const gaps = RatesSnapshot.empty().withDays(Object.entries(quotes).map(([date, rates]) => ({ date, rates })), 1, new Set(['USD', 'GBP', 'JPY']));
+  const firstAndLast = (codes: string[], start: string, end: string | undefined) => gaps.firstAndLastWith(codes, start, end)?.map((day) => day.date);
+  assert.deepEqual(firstAndLast(['EUR'], '2020-01-01', undefined), ['2020-01-02', '2020-01-10']);
+  assert.deepEqual(firstAndLast(['GBP'], '2020-01-01', undefined), ['2020-01-03', '2020-01-10']);
+  assert.deepEqual(firstAndLast(['GBP', 'JPY'], '2020-01-01', undefined), ['2020-01-07', '2020-01-10']);
+  assert.deepEqual(firstAndLast(['JPY', 'GBP', 'USD'], '2020-01-01', '2020-01-09'), ['2020-01-07', '2020-01-07']);
+  assert.deepEqual(firstAndLast(['GBP', 'JPY'], '2020-01-08', '2020-01-09'), undefined);
+  assert.deepEqual(firstAndLast(['GBP', 'JPY'], '2020-01-01', '2020-01-06'), undefined);
+  assert.deepEqual(firstAndLast(['GBP'], '2020-01-04', '2020-01-06'), undefined);
+  assert.deepEqual(firstAndLast(['USD'], '2020-01-11', undefined), undefined);
+  assert.deepEqual(firstAndLast(['GBP', 'EUR'], '2020-01-03', '2020-01-03'), ['2020-01-03', '2020-01-03']);
+});

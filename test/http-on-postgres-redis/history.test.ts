@@ -1,0 +1,4 @@
+// test/http/history.test.ts, unchanged, on PostgreSQL + Redis instead of SQLite.
+import { onPostgresAndRedis } from '../helpers/on-postgres-redis.js';
+
+await onPostgresAndRedis(() => import('../http/history.test.js'));
