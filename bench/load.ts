@@ -37,6 +37,8 @@ export interface LoadSpec {
   seconds?: number;
   /** A fixed number of requests instead of a timed window (for exact counting). */
   amount?: number;
+  /** Keep-alive connections (default CONNECTIONS). */
+  connections?: number;
   /** The server's process, whose CPU time over the window is then measured. */
   serverPid?: number;
   /** Ends the load at once, rejecting with the signal's reason (the server died: Running.died). */
@@ -57,7 +59,8 @@ export const CONNECTIONS = 50;
  */
 export function load(spec: LoadSpec): Promise<CountedResult> {
   const { path } = spec;
-  const varied = typeof path === 'string' ? {} : dealtOut(path);
+  const connections = spec.connections ?? CONNECTIONS;
+  const varied = typeof path === 'string' ? {} : dealtOut(path, connections);
   return new Promise((resolve, reject) => {
     if (spec.signal?.aborted) return reject(spec.signal.reason);
     const statuses = new Map<number, number>();
@@ -68,7 +71,7 @@ export function load(spec: LoadSpec): Promise<CountedResult> {
     const instance = autocannon(
       {
         url: spec.url,
-        connections: CONNECTIONS,
+        connections,
         ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 }),
         headers: spec.headers ?? {},
         requests: [{ path: typeof path === 'string' ? path : path[0]! }],
@@ -112,13 +115,13 @@ export function load(spec: LoadSpec): Promise<CountedResult> {
 }
 
 /** autocannon's per-connection hook giving each connection its own share of `paths`, in order. */
-function dealtOut(paths: readonly string[]): Pick<autocannon.Options, 'setupClient'> {
-  const perConnection = Math.ceil(paths.length / CONNECTIONS);
+function dealtOut(paths: readonly string[], connections: number): Pick<autocannon.Options, 'setupClient'> {
+  const perConnection = Math.ceil(paths.length / connections);
   let next = 0;
   return {
     setupClient: (client) => {
       client.setRequests(paths.slice(next * perConnection, (next + 1) * perConnection).map((one) => ({ path: one })));
-      next = (next + 1) % CONNECTIONS;
+      next = (next + 1) % connections;
     },
   };
 }

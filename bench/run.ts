@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateApiKey, hashApiKey } from '../src/domain/api-keys.js';
 import { DEFAULT_TRACKED, TrackedCurrencies } from '../src/domain/currencies.js';
+import { ratesBetween } from '../src/domain/range-queries.js';
+import { latestRates } from '../src/domain/rate-queries.js';
+import { rateRangeJson } from '../src/http/rate-range-formats.js';
 import { runIngestion } from '../src/ingest/run-ingestion.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { diskSyncLatency } from './disk-sync.js';
+import { historyLines, measureHistory, YEAR_PATH, type HistoryFigures } from './history-load.js';
 import { PARSE_ROUNDS, PARSES, parseCosts, rawAnswer, type ParseCost } from './generator-parse.js';
 import { combine, load, summarise, type CountedResult, type LoadResult, type LoadSpec } from './load.js';
 import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
@@ -76,6 +80,8 @@ interface Route {
   status: number;
   /** The issue's target for this route on the embedded default. */
   target?: RouteTarget;
+  /** Where the baseline sends this route's own bytes; else its windows are paired with rates/latest's. */
+  baselinePath?: string;
 }
 
 function routes(dates: readonly string[]): Route[] {
@@ -89,6 +95,7 @@ function routes(dates: readonly string[]): Route[] {
     { name: 'convert, random amounts', path: () => `/api/v1/convert?from=USD&to=JPY&amount=${amount()}`, auth: true, status: 200, target: TARGETS.convert },
     { name: 'convert/bulk, 25 targets, random amounts', path: () => `/api/v1/convert/bulk?from=GBP&to=${targets}&amount=${amount()}`, auth: true, status: 200, target: TARGETS.bulk },
     { name: 'currencies', path: '/api/v1/currencies', auth: true, status: 200 },
+    { name: 'rates/{start}..{end}, one year, all currencies (baseline: the same bytes)', path: YEAR_PATH, auth: true, status: 200, target: TARGETS.year, baselinePath: YEAR_PATH },
     { name: '401 (no key)', path: '/api/v1/rates/latest', auth: false, status: 401 },
     { name: '400 (bad parameters)', path: '/api/v1/convert?from=US&to=JPY&amount=abc', auth: true, status: 400 },
   ];
@@ -157,13 +164,15 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
       const path = typeof route.path === 'string' ? route.path : Array.from({ length: VARIED_PATHS }, route.path);
       const spec = { url: server.url, path, headers, serverPid: server.child.pid!, signal: server.died };
       await expectStatus(server.url + (typeof path === 'string' ? path : path[0]!), headers, route.status);
+      const baselinePath = route.baselinePath ?? '/api/v1/rates/latest';
+      if (route.baselinePath) await expectSameBytes(server.url + route.baselinePath, baseline.url + route.baselinePath, headers);
       await timed({ ...spec, seconds: index === 0 ? FIRST_WARMUP : WARMUP });
       const service: LoadResult[] = [];
       const paired: LoadResult[] = [];
       const target = config.judged ? route.target : undefined;
       const rounds = target ? JUDGED_ROUNDS : ROUNDS;
       for (let round = 0; round < rounds; round++) {
-        paired.push(await timed({ url: baseline.url, path: '/api/v1/rates/latest', seconds: WINDOW, serverPid: baseline.pid }));
+        paired.push(await timed({ url: baseline.url, path: baselinePath, seconds: WINDOW, serverPid: baseline.pid }));
         service.push(await timed({ ...spec, seconds: WINDOW }));
       }
       for (const window of service) answeredAsExpected(`${config.name} ${route.name}`, window, route.status);
@@ -172,7 +181,7 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
       const result = combine(service);
       const summary = summarise(result);
       const base = summarise(combine(paired));
-      baselineWindows.push(...paired);
+      if (!route.baselinePath) baselineWindows.push(...paired);
       const row: Row = {
         config: config.name,
         route: route.name,
@@ -202,11 +211,28 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
   }
 }
 
+/** The history measurements (bench/history-load.ts), on a server of their own: its RSS is theirs alone. */
+async function measureHistoryAlone(env: NodeJS.ProcessEnv, storeConfig: StoreConfig): Promise<HistoryFigures> {
+  const { key } = await newKey(storeConfig);
+  const server = await spawnAndWait(SERVE, env, join(work, 'history.log'), '/health');
+  try {
+    return await measureHistory(server.url, key, server.child.pid!, DEFAULT_TRACKED, server.died);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** One request of a route, before its windows: the exact status its every answer must have. */
 async function expectStatus(url: string, headers: Record<string, string>, status: number): Promise<void> {
   const response = await fetch(url, { headers });
   await response.arrayBuffer();
   if (response.status !== status) throw new Error(`${url} answered ${response.status}, not the ${status} the benchmark measures`);
+}
+
+/** The service and the baseline send the same bytes for this path: the ratio compares like with like. */
+async function expectSameBytes(serviceUrl: string, baselineUrl: string, headers: Record<string, string>): Promise<void> {
+  const [service, base] = await Promise.all([fetch(serviceUrl, { headers }).then((r) => r.text()), fetch(baselineUrl).then((r) => r.text())]);
+  if (service !== base) throw new Error(`${serviceUrl}: the service's ${service.length} bytes differ from the baseline's ${base.length}: ${base.slice(0, 300)}`);
 }
 
 /**
@@ -251,12 +277,14 @@ async function main(): Promise<void> {
   gc?.();
   const snapshotMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
   const dates = Array.from({ length: 1000 }, (_, i) => view.snapshot.datesNewestFirst[i * 6]!).filter(Boolean);
-  const latestBody = await (async () => {
-    const { latestRates } = await import('../src/domain/rate-queries.js');
-    return JSON.stringify(latestRates(view.snapshot, new TrackedCurrencies(DEFAULT_TRACKED), {}));
-  })();
+  const tracked = new TrackedCurrencies(DEFAULT_TRACKED);
+  const latestBody = JSON.stringify(latestRates(view.snapshot, tracked, {}));
+  const [, start, end] = /(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(YEAR_PATH)!;
+  const yearBody = rateRangeJson(ratesBetween(view.snapshot, tracked, { start: start!, end: end! }, {}));
   await stores.close();
   writeFileSync(join(work, 'latest.json'), latestBody);
+  writeFileSync(join(work, 'year.json'), yearBody);
+  writeFileSync(join(work, 'bodies.json'), JSON.stringify({ [YEAR_PATH]: join(work, 'year.json') }));
 
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -269,7 +297,7 @@ async function main(): Promise<void> {
   delete baseEnv.REDIS_URL;
 
   const rows: Row[] = [];
-  const baselineServer = await spawnAndWait([new URL('./baseline-server.js', import.meta.url).pathname], { ...baseEnv, BASELINE_BODY_FILE: join(work, 'latest.json') }, join(work, 'baseline.log'), '/');
+  const baselineServer = await spawnAndWait([new URL('./baseline-server.js', import.meta.url).pathname], { ...baseEnv, BASELINE_BODY_FILE: join(work, 'latest.json'), BASELINE_BODIES: join(work, 'bodies.json') }, join(work, 'baseline.log'), '/');
   await timed({ url: baselineServer.url, path: '/api/v1/rates/latest', seconds: FIRST_WARMUP });
   const baseline = { url: baselineServer.url, pid: baselineServer.child.pid! };
 
@@ -300,6 +328,8 @@ async function main(): Promise<void> {
     await baselineServer.stop();
     await pg?.cleanup();
   }
+  log('history: the whole history and fluctuations, on a fresh SQLite server');
+  const history = historyLines('SQLite, a fresh server', await measureHistoryAlone({ ...baseEnv, DATABASE_URL: sqliteUrl }, { databaseUrl: sqliteUrl }));
 
   const markdown = formatReport({
     quick,
@@ -310,6 +340,7 @@ async function main(): Promise<void> {
       `The disk under the quota: a 4 KiB write + fsync in the benchmark's data directory, what each quota commit (one per batch of requests) waits for before its batch is answered: ${syncText}`,
       `Server start with the full history loaded (spawn → first answer): ${measured.map(({ config, startMs }) => `${config}: ${startMs.toFixed(0)} ms`).join('; ')}`,
       ...measured.map((m) => `Quota exactness — ${exactnessLine(m)}`),
+      ...history.facts,
       ...measured.flatMap(({ config, parse }) =>
         parse
           ? [`Reading one answer, on the load generator's own parser (autocannon's http-parser-js, each answer parsed ${PARSES.toLocaleString('en')} times in ${PARSE_ROUNDS} interleaved rounds, the median): ${config}'s rates/latest ${parseText(parse.service)}, the baseline's ${parseText(parse.baseline)}. Same body; the service's head carries the headers every answer must (request id, CORS, quota, ETag). The generator shares the cores with the server, so what it spends per answer is part of every ratio: see its CPU per answer in the table.`]
@@ -318,10 +349,13 @@ async function main(): Promise<void> {
     ],
     targets: {
       config: judgedName,
-      lines: targetLines({
-        rows: rows.filter((row) => row.config === judgedName),
-        exactness: measured,
-      }),
+      lines: [
+        ...targetLines({
+          rows: rows.filter((row) => row.config === judgedName),
+          exactness: measured,
+        }),
+        ...history.targets,
+      ],
     },
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (${generator.named}, 50 keep-alive connections) on the same machine`,
     method: `Each route: a warm-up (${FIRST_WARMUP} s for a server's first route, then ${WARMUP} s), then ${ROUNDS} rounds (${JUDGED_ROUNDS} for the routes the targets judge, on ${judgedName}) of a ${WINDOW} s window on the baseline followed by a ${WINDOW} s window on the service; the ratio is the service's requests over the baseline's in those same rounds. ${generator.method} The quota's exactness check is autocannon's (a fixed number of requests, every status read).`,

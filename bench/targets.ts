@@ -12,6 +12,7 @@ export const TARGETS = {
   latest: { ratio: 0.5, p99Ms: 10 },
   convert: { ratio: 0.45 },
   bulk: { ratio: 0.4 },
+  year: { ratio: 0.3 },
 } as const satisfies Record<string, RouteTarget>;
 
 /** A configuration's requests counted by the benchmark and stored for the key, at the end. */

@@ -1,0 +1,84 @@
+import { load, summarise, type CountedResult } from './load.js';
+import { rssMb } from './processes.js';
+
+/** One year of every currency's rates: a row of the table, against the baseline sending the same bytes. */
+export const YEAR_PATH = '/api/v1/rates/2025-01-01..2025-12-31';
+/** The whole history, every currency (about 3.5 MB of JSON). */
+export const WHOLE_HISTORY_PATH = '/api/v1/rates/1999-01-04..';
+
+const WHOLE_HISTORY_ANSWERS = 200;
+const WHOLE_HISTORY_CONNECTIONS = 4;
+const FLUCTUATIONS = 1_000;
+
+/** What the history measurements found on one server. */
+export interface HistoryFigures {
+  /** The first whole-history answer, computed and sent, timed by a client on the same machine. */
+  coldMs: number;
+  bytes: number;
+  whole: { answers: number; p50: number; p99: number; rssMb: number };
+  /** Whole-history fluctuations, each URL new (so each answer computed), one connection. */
+  fluctuation: { answers: number; p50: number; p99: number; cpuUsPerAnswer: number | undefined };
+}
+
+function allAnswered(what: string, result: CountedResult, answers: number): void {
+  if (result.errors > 0 || result.refused > 0 || result.requests < answers) {
+    throw new Error(`${what}: ${result.requests} answers, ${result.refused} refused, ${result.errors} without an answer`);
+  }
+}
+
+/**
+ * The whole history asked WHOLE_HISTORY_ANSWERS times at WHOLE_HISTORY_CONNECTIONS connections
+ * (the server's RSS read after), then whole-history fluctuations on URLs that never repeat, in
+ * every base and from every start of 1998, so that none comes from the response cache.
+ */
+export async function measureHistory(url: string, key: string, pid: number, bases: readonly string[], signal: AbortSignal): Promise<HistoryFigures> {
+  const headers = { authorization: `Bearer ${key}` };
+  const started = performance.now();
+  const first = await fetch(url + WHOLE_HISTORY_PATH, { headers });
+  const bytes = (await first.arrayBuffer()).byteLength;
+  const coldMs = performance.now() - started;
+  if (first.status !== 200) throw new Error(`${WHOLE_HISTORY_PATH} answered ${first.status}`);
+
+  const whole = await load({ url, path: WHOLE_HISTORY_PATH, headers, amount: WHOLE_HISTORY_ANSWERS, connections: WHOLE_HISTORY_CONNECTIONS, serverPid: pid, signal });
+  allAnswered('the whole history', whole, WHOLE_HISTORY_ANSWERS);
+  const wholeSummary = summarise(whole);
+  const rss = rssMb(pid);
+
+  const starts = Array.from({ length: 369 }, (_, day) => new Date(Date.UTC(1998, 0, 1 + day)).toISOString().slice(0, 10));
+  const paths = starts.flatMap((start) => bases.map((base) => `/api/v1/fluctuation/${start}..?base=${base}`));
+  const fluctuation = await load({ url, path: paths, headers, amount: FLUCTUATIONS, connections: 1, serverPid: pid, signal });
+  allAnswered('whole-history fluctuations', fluctuation, FLUCTUATIONS);
+  const fluctuationSummary = summarise(fluctuation);
+  return {
+    coldMs,
+    bytes,
+    whole: { answers: whole.requests, p50: wholeSummary.p50, p99: wholeSummary.p99, rssMb: rss },
+    fluctuation: {
+      answers: fluctuation.requests,
+      p50: fluctuationSummary.p50,
+      p99: fluctuationSummary.p99,
+      cpuUsPerAnswer: fluctuationSummary.cpuUsPerRequest,
+    },
+  };
+}
+
+/** The issue's targets for history: the whole history's p99 and the RSS after it, and a fluctuation's server time. */
+export const HISTORY_TARGETS = { wholeP99Ms: 250, rssMb: 150, fluctuationMs: 5 } as const;
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+const cpuMsText = (us: number | undefined) => (us === undefined ? '—' : (us / 1000).toFixed(2));
+
+export function historyLines(config: string, figures: HistoryFigures): { facts: string[]; targets: string[] } {
+  const { whole, fluctuation } = figures;
+  return {
+    facts: [
+      `${config}: the whole history (${WHOLE_HISTORY_PATH}, ${(figures.bytes / 1e6).toFixed(2)} MB of JSON): the first answer, computed, ${figures.coldMs.toFixed(0)} ms; then ${whole.answers} answers at ${WHOLE_HISTORY_CONNECTIONS} connections (kept by the response cache), p50 ${whole.p50.toFixed(1)} ms, p99 ${whole.p99.toFixed(1)} ms; server RSS after them ${whole.rssMb.toFixed(0)} MB`,
+      `${config}: ${fluctuation.answers} whole-history fluctuations, every URL new (31 bases × every start of 1998), one connection: p50 ${fluctuation.p50.toFixed(2)} ms, p99 ${fluctuation.p99.toFixed(2)} ms, server CPU ${cpuMsText(fluctuation.cpuUsPerAnswer)} ms per answer`,
+    ],
+    targets: [
+      `Whole history p99 ≤ ${HISTORY_TARGETS.wholeP99Ms} ms at ${WHOLE_HISTORY_CONNECTIONS} connections: ${whole.p99.toFixed(1)} ms, ${verdict(whole.p99 <= HISTORY_TARGETS.wholeP99Ms)}`,
+      `RSS ≤ ${HISTORY_TARGETS.rssMb} MB after ${whole.answers} whole-history answers: ${whole.rssMb.toFixed(0)} MB, ${verdict(whole.rssMb <= HISTORY_TARGETS.rssMb)}`,
+      `Whole-history fluctuation ≤ ${HISTORY_TARGETS.fluctuationMs} ms of server time (the server's CPU per answer, the HTTP request and its count included): ${cpuMsText(fluctuation.cpuUsPerAnswer)} ms, ${verdict(fluctuation.cpuUsPerAnswer !== undefined && fluctuation.cpuUsPerAnswer / 1000 <= HISTORY_TARGETS.fluctuationMs)}`,
+    ],
+  };
+}
