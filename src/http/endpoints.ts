@@ -1,8 +1,10 @@
 import type { ZodType, z } from 'zod';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import { positiveAmount, type Decimal } from '../domain/money.js';
+import { usageOf } from '../domain/quota.js';
 import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn, type ConversionPlan } from '../domain/rate-queries.js';
 import type { RatesSnapshot } from '../domain/snapshot.js';
+import type { Counted } from './hooks/count-request.js';
 import { bulkQuery, convertQuery, dateParams, rateSetQuery } from './request-schemas.js';
 
 /** What an endpoint computes its answer from: the rates in memory and the currencies served. */
@@ -18,8 +20,11 @@ export interface Endpoint {
   schema: { params?: ZodType; querystring?: ZodType };
   /** Whether the URL alone (with the data version) fixes the 200 body, so it can be kept and sent again. */
   cacheable: boolean;
-  /** The 200 body for validated input; throws the domain's refusals (unknown currency, no data, amount not positive). */
-  body(data: RatesData, params: unknown, query: unknown): unknown;
+  /**
+   * The 200 body for validated input; throws the domain's refusals (unknown currency, no data, amount
+   * not positive). `counted`: how the quota counted this request (for GET /usage).
+   */
+  body(data: RatesData, params: unknown, query: unknown, counted: Counted): unknown;
 }
 
 type RateSetQuery = z.infer<typeof rateSetQuery>;
@@ -70,5 +75,12 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     schema: {},
     cacheable: true,
     body: ({ tracked }) => tracked.list,
+  },
+  {
+    // DECISIONS §10: counted like any request, so the answer includes itself; never the same twice.
+    url: '/api/v1/usage',
+    schema: {},
+    cacheable: false,
+    body: (_data, _params, _query, { policy, decision }) => usageOf(policy, decision),
   },
 ];

@@ -164,16 +164,18 @@ test('the OpenAPI document', async (t) => {
       [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=QQQ`, 400],
       [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=SEK`, 404],
       [`${V1}/currencies`, `${V1}/currencies`, 200],
+      [`${V1}/usage`, `${V1}/usage`, 200],
     ];
     for (const [path, url, status] of cases) {
       const answer = await get(path, url);
       assert.equal(answer.status, status, `${url}: ${answer.text}`);
       if (status === 200) {
-        const etag = answer.headers.get('etag')!;
+        // /usage counts itself, so its body (and ETag) is never the same twice; `*` matches any.
+        const etag = path === `${V1}/usage` ? '*' : answer.headers.get('etag')!;
         assert.equal((await get(path, url, { headers: { 'if-none-match': etag } })).status, 304);
       }
     }
-    for (const path of FIVE) {
+    for (const path of [...FIVE, `${V1}/usage`]) {
       const url = path.replace('{date}', '2026-04-13');
       assert.equal((await get(path, url, { auth: false })).status, 401);
       assert.equal((await get(path, url, { headers: { authorization: 'Bearer cr_not-a-key' } })).status, 401);
@@ -184,7 +186,7 @@ test('the OpenAPI document', async (t) => {
     // 429: a second server whose quota is one request.
     const tight = await startTestServer(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '1' } });
     await tight.get(`${V1}/currencies`);
-    for (const path of FIVE) {
+    for (const path of [...FIVE, `${V1}/usage`]) {
       const url = path.replace('{date}', '2026-04-13');
       const answer = await answerOf(await tight.get(url));
       assert.equal(answer.status, 429);
@@ -210,7 +212,7 @@ test('the OpenAPI document', async (t) => {
       logger: pino({ level: 'silent' }),
     });
     t.after(() => app.close());
-    for (const path of [...FIVE, '/ready']) {
+    for (const path of [...FIVE, `${V1}/usage`, '/ready']) {
       const url = path.replace('{date}', '2026-04-13');
       const injected = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
       const answer = { status: injected.statusCode, text: injected.body, headers: new Headers(injected.headers as Record<string, string>) };

@@ -22,7 +22,8 @@ export function apiRoutes(app: FastifyInstance, { view, tracked, cache }: ApiRou
       const snapshot = view.snapshot;
       let body = endpoint.cacheable ? cache.get(snapshot.version, request.url) : undefined;
       if (!body) {
-        body = render(endpoint.body({ snapshot, tracked }, request.params, request.query));
+        if (request.counted === undefined) throw new Error('the API routes run after countRequest');
+        body = render(endpoint.body({ snapshot, tracked }, request.params, request.query, request.counted));
         if (endpoint.cacheable) cache.set(snapshot.version, request.url, body);
       }
       return sendBody(request, reply, body);
