@@ -32,15 +32,24 @@ export const quotaExceeded = (policy: QuotaPolicy) => new HttpError(429, rateLim
  * and not counted.
  */
 export function countRequest({ quota, policy: defaults, clock }: QuotaDeps) {
-  const defaultExceeded = quotaExceeded(defaults);
+  // One policy and one 429 per distinct quota, made once: nothing is allocated per request for them.
+  const byQuota = new Map<number | null, { policy: QuotaPolicy; exceeded: HttpError }>();
+  const planOf = (ownQuota: number | null) => {
+    let plan = byQuota.get(ownQuota);
+    if (!plan) {
+      const policy = policyFor(defaults, ownQuota);
+      byQuota.set(ownQuota, (plan = { policy, exceeded: quotaExceeded(policy) }));
+    }
+    return plan;
+  };
   return async function countRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const key = request.quotaKey;
     if (key === undefined) throw new Error('countRequest runs after authenticate');
-    const policy = policyFor(defaults, key.quota);
+    const { policy, exceeded } = planOf(key.quota);
     const now = clock.now();
     const decision = await quota.consume(key, now, policy);
     reply.headers(rateLimitHeaders(policy, decision, now));
-    if (!decision.allowed) return sendError(reply, policy === defaults ? defaultExceeded : quotaExceeded(policy));
+    if (!decision.allowed) return sendError(reply, exceeded);
     request.counted = { policy, decision };
     return undefined;
   };
