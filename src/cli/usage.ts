@@ -6,8 +6,8 @@ export const USAGE = {
 Commands:
   serve                 Run the HTTP API
   ingest                Load ECB reference rates into the store
-  keys create|list|revoke
-                        Manage API keys
+  keys create|list|update|revoke
+                        Manage API keys and their quotas
   migrate               Create or update the database schema
 
 Run "currency-rates <command> --help" for a command's options.
@@ -28,12 +28,18 @@ Options:
   --file PATH     a local file
   --url URL       any URL serving an ECB file
   --source NAME   one of the ECB feeds: ecb-daily, ecb-90d, ecb-hist`,
-  keys: `Usage: currency-rates keys <create [--name NAME] | list | revoke ID>
+  keys: `Usage: currency-rates keys <create | list | update | revoke> [options]
 
-  create [--name NAME]  creates a key and prints it, alone, on the last line (shown only once);
-                        NAME: 1 to 100 printable characters
-  list                  lists ids, names, creation times and status (never the keys)
-  revoke ID             revokes a key; running servers refuse it within seconds`,
+  create [--name NAME] [--quota Q]
+                        creates a key and prints it, alone, on the last line (shown only once);
+                        NAME: 1 to 100 printable characters; Q: the key's own requests per
+                        period, 1 to 1000000000 (without it: QUOTA_LIMIT)
+  list [--json]         lists each key's id, name, creation time, quota, use of the current
+                        period and status (never the keys); --json for scripts
+  update ID --quota Q   sets a key's own quota (Q, or "default" for QUOTA_LIMIT); running
+                        servers apply it within seconds, to the current period
+  revoke ID             revokes a key; running servers refuse it within seconds
+  revoke --name NAME    the same, for the one active key named NAME`,
   migrate: `Usage: currency-rates migrate
 
 Creates or updates the schema of the database named by DATABASE_URL.`,

@@ -6,7 +6,18 @@ export interface ApiKeyRecord {
   name: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** The key's own requests per period; null: the configured QUOTA_LIMIT (DECISIONS §10). */
+  quota: number | null;
 }
+
+/** An unrevoked key as servers hold it in memory: its id and its own quota (null: the default). */
+export interface ActiveKey {
+  id: number;
+  quota: number | null;
+}
+
+/** The range of a key's own quota: the same as QUOTA_LIMIT's. */
+export const MAX_KEY_QUOTA = 1_000_000_000;
 
 export const KEY_PREFIX = 'cr_';
 

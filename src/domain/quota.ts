@@ -45,3 +45,48 @@ export function rateLimitHeaders(policy: QuotaPolicy, decision: QuotaDecision, n
   if (!decision.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((periodEnd - now) / 1000)));
   return headers;
 }
+
+/** The policy a key is counted by: its own quota when it has one, else the configured one (DECISIONS §10). */
+export function policyFor(defaults: QuotaPolicy, ownQuota: number | null): QuotaPolicy {
+  return ownQuota === null || ownQuota === defaults.limit ? defaults : { limit: ownQuota, periodMs: defaults.periodMs };
+}
+
+/** A time as `GET /usage` shows it: UTC, whole seconds, `Z` (DECISIONS §10). */
+const isoSeconds = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/** The body of `GET /usage`, from the decision that counted this very request. */
+export interface UsageBody {
+  limit: number;
+  used: number;
+  remaining: number;
+  period_start: string;
+  period_end: string;
+}
+
+/**
+ * What `GET /usage` answers, from the same policy and decision as its X-RateLimit headers:
+ * `limit`, `remaining` and `period_end` are those headers' values. The period starts at a
+ * millisecond; shown to the second it is rounded down, as its end (the Reset header) is rounded up.
+ */
+export function usageOf(policy: QuotaPolicy, decision: QuotaDecision): UsageBody {
+  return {
+    limit: policy.limit,
+    used: decision.used,
+    remaining: remainingOf(policy, decision),
+    period_start: isoSeconds(Math.floor(decision.periodStart / 1000)),
+    period_end: isoSeconds(resetOf(policy, decision)),
+  };
+}
+
+/** A key's counter as an operator sees it at `now`: a period that has ended counts nothing any more. */
+export interface CurrentUsage {
+  used: number;
+  remaining: number;
+  /** When the current period ends (ms since the epoch); null when none runs (the next request starts one). */
+  periodEnd: number | null;
+}
+
+export function currentUsage(policy: QuotaPolicy, counter: { used: number; periodStart: number } | undefined, now: number): CurrentUsage {
+  if (counter === undefined || now >= counter.periodStart + policy.periodMs) return { used: 0, remaining: policy.limit, periodEnd: null };
+  return { used: counter.used, remaining: Math.max(0, policy.limit - counter.used), periodEnd: counter.periodStart + policy.periodMs };
+}

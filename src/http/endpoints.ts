@@ -1,9 +1,11 @@
 import type { ZodType, z } from 'zod';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import { positiveAmount, type Decimal } from '../domain/money.js';
+import { usageOf } from '../domain/quota.js';
 import { fluctuation, ratesBetween, type DateRange, type RateRange } from '../domain/range-queries.js';
 import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn, type ConversionPlan } from '../domain/rate-queries.js';
 import type { RatesSnapshot } from '../domain/snapshot.js';
+import type { Counted } from './hooks/count-request.js';
 import { rateRangeCsv, rateRangeJson } from './rate-range-formats.js';
 import { bulkQuery, convertQuery, dateParams, rangeParams, rateSetQuery } from './request-schemas.js';
 
@@ -20,8 +22,11 @@ export interface Endpoint {
   schema: { params?: ZodType; querystring?: ZodType };
   /** Whether the URL alone (with the data version) fixes the 200 body, so it can be kept and sent again. */
   cacheable: boolean;
-  /** The 200 body for validated input; throws the domain's refusals (unknown currency, no data, amount not positive). */
-  body(data: RatesData, params: unknown, query: unknown): unknown;
+  /**
+   * The 200 body for validated input; throws the domain's refusals (unknown currency, no data, amount
+   * not positive). `counted`: how the quota counted this request (for GET /usage).
+   */
+  body(data: RatesData, params: unknown, query: unknown, counted: Counted): unknown;
   /** The 200 body's JSON text, where the endpoint writes it itself (else JSON.stringify of it). */
   json?(body: unknown): string;
   /** The 200 body as CSV, for a client that prefers `text/csv` (errors stay JSON). */
@@ -95,5 +100,12 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     schema: {},
     cacheable: true,
     body: ({ tracked }) => tracked.list,
+  },
+  {
+    // DECISIONS §10: counted like any request, so the answer includes itself; never the same twice.
+    url: '/api/v1/usage',
+    schema: {},
+    cacheable: false,
+    body: (_data, _params, _query, { policy, decision }) => usageOf(policy, decision),
   },
 ];

@@ -1,19 +1,24 @@
 import { hashApiKey } from '../domain/api-keys.js';
 import type { KeyStore, QuotaKey } from '../storage/ports.js';
 
+/** A key as a server holds it: what the quota store counts it by, and its own quota (null: QUOTA_LIMIT). */
+export interface KnownKey extends QuotaKey {
+  readonly quota: number | null;
+}
+
 /**
  * Authenticates from memory only. The map is rebuilt whenever the key store's version moves,
  * which the refresher asks every REFRESH_INTERVAL_MS: a key created or revoked anywhere works, or
- * stops working, at the next refresh. A key the map does not hold is refused without asking the
+ * stops working, at the next refresh, and a changed quota applies from then. A key the map does not hold is refused without asking the
  * store, so unknown or malformed keys cost the database nothing, and keys known before keep
  * working while it is unreachable. A presented token is only ever hashed, then looked up by its
  * hash: no secret is compared byte by byte.
  */
 export class KeyCache {
-  /** Hash → the key as the quota counts it (its id and that hash), made once per key. */
-  private byHash = new Map<string, QuotaKey>();
+  /** Hash → the key as the quota counts it (its id, that hash, its own quota), made once per key. */
+  private byHash = new Map<string, KnownKey>();
   /** The same keys by id, for quotaKey. */
-  private byId = new Map<number, QuotaKey>();
+  private byId = new Map<number, KnownKey>();
   private version = -1;
   /** When the map was last confirmed to be the store's current list (ms since the epoch; 0: never). */
   private confirmed = 0;
@@ -31,10 +36,10 @@ export class KeyCache {
       this.confirmed = asked;
       return false;
     }
-    const byHash = new Map<string, QuotaKey>();
-    const byId = new Map<number, QuotaKey>();
-    for (const [hash, id] of await this.store.activeKeys()) {
-      const key = { id, hash };
+    const byHash = new Map<string, KnownKey>();
+    const byId = new Map<number, KnownKey>();
+    for (const [hash, { id, quota }] of await this.store.activeKeys()) {
+      const key = { id, hash, quota };
       byHash.set(hash, key);
       byId.set(id, key);
     }
@@ -57,11 +62,11 @@ export class KeyCache {
   }
 
   /**
-   * The key with this id as the quota store counts it (its id and the hash authenticate made), for
-   * a key authenticate has just answered: no second hashing. Undefined only if a refresh in
-   * between dropped the key (revoked meanwhile).
+   * The key with this id as the quota store counts it (its id and the hash authenticate made) and
+   * its own quota, for a key authenticate has just answered: no second hashing. Undefined only if a
+   * refresh in between dropped the key (revoked meanwhile).
    */
-  quotaKey(id: number): QuotaKey | undefined {
+  quotaKey(id: number): KnownKey | undefined {
     return this.byId.get(id);
   }
 }

@@ -6,6 +6,7 @@ export interface KeyRow {
   name: string | null;
   created_at: number;
   revoked_at: number | null;
+  quota: number | null;
 }
 
 export function toKeyRecord(row: KeyRow): ApiKeyRecord {
@@ -14,5 +15,6 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     name: row.name,
     createdAt: new Date(row.created_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    quota: row.quota,
   };
 }

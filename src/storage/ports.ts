@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../domain/api-keys.js';
+import type { ActiveKey, ApiKeyRecord } from '../domain/api-keys.js';
 import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
 import type { RateRow } from '../domain/snapshot.js';
@@ -33,15 +33,18 @@ export interface RatesStore {
 }
 
 export interface KeyStore {
-  create(name: string | null, keyHash: string, now: Date): Promise<ApiKeyRecord>;
+  /** `quota`: the key's own requests per period; null (the default) for the configured QUOTA_LIMIT. */
+  create(name: string | null, keyHash: string, now: Date, quota?: number | null): Promise<ApiKeyRecord>;
   list(): Promise<ApiKeyRecord[]>;
   /** False when no such key exists or it was already revoked. */
   revoke(id: number, now: Date): Promise<boolean>;
+  /** Sets an unrevoked key's own quota (null: back to QUOTA_LIMIT); false when no such key is active. */
+  setQuota(id: number, quota: number | null): Promise<boolean>;
   /** The id of the unrevoked key with this hash. */
   findActive(keyHash: string): Promise<number | undefined>;
-  /** Hash → id of every unrevoked key. */
-  activeKeys(): Promise<Map<string, number>>;
-  /** Grows with every create and revoke; cheap enough to poll. */
+  /** Hash → id and own quota of every unrevoked key. */
+  activeKeys(): Promise<Map<string, ActiveKey>>;
+  /** Grows with every create, revoke and quota change; cheap enough to poll. */
   version(): Promise<number>;
 }
 

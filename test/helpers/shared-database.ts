@@ -29,14 +29,14 @@ export interface ServerOnDatabase {
 
 export async function prepareDatabase(
   t: TestContext,
-  options: { keys?: number; ingest?: string[] } = {},
+  options: { keys?: number; ingest?: string[]; /** Each key's own quota, by position (null or absent: QUOTA_LIMIT). */ quotas?: (number | null)[] } = {},
 ): Promise<SharedDatabase> {
   const backend = await freshTestStores(t);
   const stores = await openStores(backend.storeConfig);
   const keys: SharedDatabase['keys'] = [];
   for (let i = 0; i < (options.keys ?? 1); i++) {
     const key = generateApiKey();
-    const record = await stores.keys.create(`key ${i + 1}`, hashApiKey(key), new Date());
+    const record = await stores.keys.create(`key ${i + 1}`, hashApiKey(key), new Date(), options.quotas?.[i] ?? null);
     keys.push({ key, id: record.id });
   }
   for (const file of options.ingest ?? []) await runIngestion(stores.rates, { file: FIXTURES + file });

@@ -7,6 +7,7 @@ import type { KeyStore } from '../../src/storage/ports.js';
 /** A key store in memory holding one key, counting what it is asked. */
 function storeWith(key: string) {
   let active = false;
+  let quota: number | null = null;
   let version = 1;
   let reachable = true;
   const asked = { lookups: 0, versions: 0 };
@@ -16,11 +17,12 @@ function storeWith(key: string) {
     },
     list: async () => [],
     revoke: async () => false,
+    setQuota: async () => false,
     findActive: async () => {
       asked.lookups++;
       throw new Error('the cache must never look a key up');
     },
-    activeKeys: async () => new Map(active ? [[hashApiKey(key), 7]] : []),
+    activeKeys: async () => new Map(active ? [[hashApiKey(key), { id: 7, quota }]] : []),
     version: async () => {
       asked.versions++;
       if (!reachable) throw new Error('unreachable');
@@ -36,6 +38,10 @@ function storeWith(key: string) {
     },
     revoke: () => {
       active = false;
+      version++;
+    },
+    setQuota: (value: number | null) => {
+      quota = value;
       version++;
     },
     setReachable: (value: boolean) => {
@@ -63,7 +69,7 @@ test('when a key is created, then it works from the next refresh on; when it is 
   assert.equal(await cache.authenticate(key), undefined, 'not yet loaded');
   assert.equal(await cache.refresh(), true);
   assert.equal(await cache.authenticate(key), 7);
-  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key) });
+  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key), quota: null });
   fake.revoke();
   assert.equal(await cache.authenticate(key), 7, 'known until the next refresh');
   assert.equal(await cache.refresh(), true);
@@ -80,10 +86,26 @@ test('when a cached key is authenticated, then the cache also holds it as the qu
   await cache.refresh();
   assert.equal(await cache.authenticate(key), 7);
   const quotaKey = cache.quotaKey(7);
-  assert.deepEqual(quotaKey, { id: 7, hash: hashApiKey(key) });
+  assert.deepEqual(quotaKey, { id: 7, hash: hashApiKey(key), quota: null });
   assert.equal(cache.quotaKey(7), quotaKey, 'made once per key, not per request');
   assert.equal(cache.quotaKey(8), undefined);
   assert.equal(fake.asked.lookups, 0, 'answered from memory');
+});
+
+test("when a key's quota is changed, then the cache holds the new quota from the next refresh on, and back to the default when cleared", async () => {
+  const key = generateApiKey();
+  const fake = storeWith(key);
+  fake.create();
+  const cache = new KeyCache(fake.store);
+  await cache.refresh();
+  fake.setQuota(300);
+  assert.equal(cache.quotaKey(7)?.quota, null, 'the old quota until the next refresh');
+  assert.equal(await cache.refresh(), true);
+  assert.deepEqual(cache.quotaKey(7), { id: 7, hash: hashApiKey(key), quota: 300 });
+  fake.setQuota(null);
+  await cache.refresh();
+  assert.equal(cache.quotaKey(7)?.quota, null);
+  assert.equal(fake.asked.lookups, 0);
 });
 
 test('when the store cannot be reached, then known keys keep working and the list age grows from the last confirmed refresh; the next refresh that succeeds resets it', async () => {

@@ -34,11 +34,12 @@ test('when a key is authenticated, then the key cache and the key store only eve
     },
     list: async () => [],
     revoke: async () => false,
+    setQuota: async () => false,
     findActive: async (hash) => {
       seen.push(hash);
       return hash === hashApiKey(plain) ? 7 : undefined;
     },
-    activeKeys: async () => new Map([[hashApiKey(plain), 7]]),
+    activeKeys: async () => new Map([[hashApiKey(plain), { id: 7, quota: null }]]),
     version: async () => 1,
   };
   // Keys are refused from memory (DECISIONS §12): before its first refresh the cache knows none and asks nothing.

@@ -84,7 +84,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       assert.match(url, /\?options=-c%20search_path%3Dcr_test_[0-9a-f]+$/);
       const stores = await openPostgresStores(url);
       closeFirst(() => stores.close());
-      assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days']);
+      assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days', '003_key_quota']);
       const client = new pg.Client(postgresUrl());
       await client.connect();
       try {
@@ -117,7 +117,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       const { url, closeFirst } = await freshPgSchema(t);
       const opened = await Promise.all(Array.from({ length: 4 }, () => openPostgresStores(url)));
       for (const stores of opened) closeFirst(() => stores.close());
-      assert.deepEqual(opened.map((stores) => stores.appliedMigrations).flat(), ['001_initial', '002_rate_days']);
+      assert.deepEqual(opened.map((stores) => stores.appliedMigrations).flat(), ['001_initial', '002_rate_days', '003_key_quota']);
       await Promise.all(opened.map((stores) => stores.ping()));
     });
   });

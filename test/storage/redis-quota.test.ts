@@ -62,7 +62,7 @@ describe('Redis quota store', { skip }, () => {
 
   describe('counters named by key id (earlier versions), adopted at opening with the key store', () => {
     const [x, y, revoked] = [{ id: 3, hash: randomKeyHash() }, { id: 4, hash: randomKeyHash() }, { id: 5, hash: randomKeyHash() }];
-    const keyStore = { activeKeys: async () => new Map([[x.hash, x.id], [y.hash, y.id]]) };
+    const keyStore = { activeKeys: async () => new Map([[x.hash, { id: x.id, quota: null }], [y.hash, { id: y.id, quota: null }]]) };
     const start = Date.UTC(2026, 10, 20);
     const policy = { limit: 10, periodMs: 30 * DAY };
 

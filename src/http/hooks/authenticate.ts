@@ -1,15 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../domain/api-keys.js';
-import type { KeyCache } from '../../live/key-cache.js';
-import type { QuotaKey } from '../../storage/ports.js';
+import type { KeyCache, KnownKey } from '../../live/key-cache.js';
 import { HttpError, sendError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated key's id (never the key itself): for the logs. */
     keyId?: number;
-    /** The authenticated key as the quota counts it: its id and its hash (never the key itself). */
-    quotaKey?: QuotaKey;
+    /** The authenticated key as the quota counts it: its id, its hash and its own quota (never the key itself). */
+    quotaKey?: KnownKey;
   }
 }
 
@@ -50,8 +49,9 @@ export function authenticate(keys: KeyCache) {
     const keyId = await keys.authenticate(token);
     if (keyId === undefined) return sendError(reply, INVALID_KEY);
     request.keyId = keyId;
-    // From memory, as authenticate left it; hashed again only if a refresh dropped the key meanwhile.
-    request.quotaKey = keys.quotaKey(keyId) ?? { id: keyId, hash: hashApiKey(token) };
+    // From memory, as authenticate left it; hashed again only if a refresh dropped the key meanwhile
+    // (revoked between the two calls: its own quota gone with it, the default counts this last request).
+    request.quotaKey = keys.quotaKey(keyId) ?? { id: keyId, hash: hashApiKey(token), quota: null };
     return undefined;
   };
 }

@@ -89,6 +89,7 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'Rates', description: 'Rate sets against a base currency' },
         { name: 'Conversion', description: 'Amounts converted at the day’s rates' },
         { name: 'Currencies', description: 'The served currencies' },
+        { name: 'Usage', description: "The calling key's quota and what is left of it" },
         { name: 'Operations', description: 'Probes for load balancers and orchestrators (no key)' },
       ],
       components: {

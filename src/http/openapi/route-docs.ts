@@ -14,6 +14,7 @@ import {
   Ready,
   ServiceUnavailable,
   Unauthorized,
+  Usage,
 } from './response-schemas.js';
 
 /** A response header as the OpenAPI document shows it (a JSON schema with a description). */
@@ -203,6 +204,17 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
     tags: ['Currencies'],
     conditional: true,
     responses: apiResponses({ body: CurrencyList, description: 'The currencies' }, undefined, false),
+  },
+  '/api/v1/usage': {
+    operationId: 'getUsage',
+    summary: "The key's quota and usage",
+    description:
+      "The calling key's quota (its own, else the server's default), how much of it the current period has used, this " +
+      'request included (it counts like any other), and when the period began and ends. The numbers are those of the ' +
+      "answer's X-RateLimit headers; once the quota is used up the answer is the 429.",
+    tags: ['Usage'],
+    conditional: true,
+    responses: apiResponses({ body: Usage, description: 'The usage' }, undefined, false),
   },
   '/health': {
     operationId: 'health',

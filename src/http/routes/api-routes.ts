@@ -35,7 +35,8 @@ export function apiRoutes(app: FastifyInstance, { view, tracked, cache }: ApiRou
       const key = csv ? `csv ${request.url}` : request.url;
       let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
       if (!body) {
-        body = rendered(endpoint, endpoint.body({ snapshot, tracked }, request.params, request.query), csv);
+        if (request.counted === undefined) throw new Error('the API routes run after countRequest');
+        body = rendered(endpoint, endpoint.body({ snapshot, tracked }, request.params, request.query, request.counted), csv);
         if (endpoint.cacheable) cache.set(snapshot.version, key, body);
       }
       return sendBody(request, reply, body);

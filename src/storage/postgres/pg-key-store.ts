@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../../domain/api-keys.js';
+import type { ActiveKey, ApiKeyRecord } from '../../domain/api-keys.js';
 import type { KeyStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { toKeyRecord as toRecord, type KeyRow } from '../key-row.js';
@@ -7,12 +7,12 @@ import type { PgPool } from './pg-pool.js';
 // Each write and its version bump are one statement: data-modifying CTEs run exactly once and
 // commit together, and the bump only happens when the write touched a row.
 const CREATE = `WITH created AS (
-    INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3)
-    RETURNING id, name, created_at, revoked_at
+    INSERT INTO api_keys (name, key_hash, created_at, quota) VALUES ($1, $2, $3, $4)
+    RETURNING id, name, created_at, revoked_at, quota
   ), bump AS (
     UPDATE data_versions SET version = version + 1 WHERE name = 'keys' AND EXISTS (SELECT 1 FROM created)
   )
-  SELECT id, name, created_at, revoked_at FROM created`;
+  SELECT id, name, created_at, revoked_at, quota FROM created`;
 
 const REVOKE = `WITH revoked AS (
     UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id
@@ -21,19 +21,26 @@ const REVOKE = `WITH revoked AS (
   )
   SELECT id FROM revoked`;
 
+const SET_QUOTA = `WITH changed AS (
+    UPDATE api_keys SET quota = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id
+  ), bump AS (
+    UPDATE data_versions SET version = version + 1 WHERE name = 'keys' AND EXISTS (SELECT 1 FROM changed)
+  )
+  SELECT id FROM changed`;
+
 export class PgKeyStore implements KeyStore {
   constructor(private readonly pool: PgPool) {}
 
-  async create(name: string | null, keyHash: string, now: Date): Promise<ApiKeyRecord> {
+  async create(name: string | null, keyHash: string, now: Date, quota: number | null = null): Promise<ApiKeyRecord> {
     return pgCall(async () => {
-      const result = await this.pool.query<KeyRow>(CREATE, [name, keyHash, now.getTime()]);
+      const result = await this.pool.query<KeyRow>(CREATE, [name, keyHash, now.getTime(), quota]);
       return toRecord(result.rows[0]!);
     });
   }
 
   async list(): Promise<ApiKeyRecord[]> {
     return pgCall(async () => {
-      const result = await this.pool.query<KeyRow>('SELECT id, name, created_at, revoked_at FROM api_keys ORDER BY id');
+      const result = await this.pool.query<KeyRow>('SELECT id, name, created_at, revoked_at, quota FROM api_keys ORDER BY id');
       return result.rows.map(toRecord);
     });
   }
@@ -42,6 +49,11 @@ export class PgKeyStore implements KeyStore {
     // An id no bigint can hold names no key; PostgreSQL would reject the parameter instead.
     if (!Number.isSafeInteger(id)) return false;
     return pgCall(async () => (await this.pool.query(REVOKE, [id, now.getTime()])).rowCount === 1);
+  }
+
+  async setQuota(id: number, quota: number | null): Promise<boolean> {
+    if (!Number.isSafeInteger(id)) return false;
+    return pgCall(async () => (await this.pool.query(SET_QUOTA, [id, quota])).rowCount === 1);
   }
 
   async findActive(keyHash: string): Promise<number | undefined> {
@@ -54,13 +66,13 @@ export class PgKeyStore implements KeyStore {
     });
   }
 
-  async activeKeys(): Promise<Map<string, number>> {
+  async activeKeys(): Promise<Map<string, ActiveKey>> {
     return pgCall(async () => {
-      const result = await this.pool.query<[string, number]>({
-        text: 'SELECT key_hash, id FROM api_keys WHERE revoked_at IS NULL ORDER BY id',
+      const result = await this.pool.query<[string, number, number | null]>({
+        text: 'SELECT key_hash, id, quota FROM api_keys WHERE revoked_at IS NULL ORDER BY id',
         rowMode: 'array',
       });
-      return new Map(result.rows);
+      return new Map(result.rows.map(([hash, id, quota]) => [hash, { id, quota }]));
     });
   }
 

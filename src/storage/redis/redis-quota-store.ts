@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
+import type { ActiveKey } from '../../domain/api-keys.js';
 import { StoreUnavailableError, type KeyStore, type QuotaKey, type QuotaStore } from '../ports.js';
 import { answerCounted } from '../counted-requests.js';
 import { TurnBatch, type PendingConsume } from '../turn-batch.js';
@@ -111,9 +112,9 @@ export interface AdoptionReport {
  * slots) it would be refused; the store connects to a single Redis server.
  * A revoked key's legacy counter is left to expire: a revoked key is never counted again.
  */
-export async function adoptLegacyCounters(redis: Redis, keyPrefix: string, activeKeys: ReadonlyMap<string, number>): Promise<AdoptionReport> {
+export async function adoptLegacyCounters(redis: Redis, keyPrefix: string, activeKeys: ReadonlyMap<string, ActiveKey>): Promise<AdoptionReport> {
   const report: AdoptionReport = { moved: 0, dropped: 0 };
-  const keys = [...activeKeys];
+  const keys = [...activeKeys].map(([hash, { id }]) => [hash, id] as const);
   for (let i = 0; i < keys.length; i += ADOPT_CHUNK) {
     const replies = await Promise.all(
       keys.slice(i, i + ADOPT_CHUNK).map(([hash, id]) =>
@@ -246,7 +247,7 @@ export class RedisQuotaStore implements QuotaStore {
   /** The hash of the unrevoked key with this id (operators and tests name keys by id). */
   private async hashOf(keyId: number): Promise<string | undefined> {
     if (!this.keys) throw new Error('RedisQuotaStore.usage: a key given by id alone needs the key store');
-    for (const [hash, id] of await this.keys.activeKeys()) if (id === keyId) return hash;
+    for (const [hash, { id }] of await this.keys.activeKeys()) if (id === keyId) return hash;
     return undefined;
   }
 }

@@ -32,8 +32,8 @@ export function keyStoreContract(name: string, open: (t: TestContext) => Promise
       const keys = await setup(t);
       const first = await keys.create('ops', hash(1), T0);
       const second = await keys.create(null, hash(2), T1);
-      assert.deepEqual(first, { id: first.id, name: 'ops', createdAt: T0, revokedAt: null });
-      assert.deepEqual(second, { id: second.id, name: null, createdAt: T1, revokedAt: null });
+      assert.deepEqual(first, { id: first.id, name: 'ops', createdAt: T0, revokedAt: null, quota: null });
+      assert.deepEqual(second, { id: second.id, name: null, createdAt: T1, revokedAt: null, quota: null });
       assert.ok(Number.isSafeInteger(first.id) && second.id > first.id);
       assert.deepEqual(await keys.list(), [first, second]);
       assert.equal(await keys.version(), 2);
@@ -46,7 +46,7 @@ export function keyStoreContract(name: string, open: (t: TestContext) => Promise
       assert.equal(await keys.findActive(hash(1)), first.id);
       assert.equal(await keys.findActive(hash(2)), second.id);
       assert.equal(await keys.findActive(hash(3)), undefined);
-      assert.deepEqual(await keys.activeKeys(), new Map([[hash(1), first.id], [hash(2), second.id]]));
+      assert.deepEqual(await keys.activeKeys(), new Map([[hash(1), { id: first.id, quota: null }], [hash(2), { id: second.id, quota: null }]]));
     });
 
     test('when a key is revoked, then it is no longer active, is listed as revoked, and the version moves', async (t) => {
@@ -56,7 +56,7 @@ export function keyStoreContract(name: string, open: (t: TestContext) => Promise
       assert.equal(await keys.revoke(first.id, T1), true);
       assert.equal(await keys.version(), 3);
       assert.equal(await keys.findActive(hash(1)), undefined);
-      assert.deepEqual(await keys.activeKeys(), new Map([[hash(2), second.id]]));
+      assert.deepEqual(await keys.activeKeys(), new Map([[hash(2), { id: second.id, quota: null }]]));
       assert.deepEqual(await keys.list(), [{ ...first, revokedAt: T1 }, second]);
     });
 
@@ -76,6 +76,37 @@ export function keyStoreContract(name: string, open: (t: TestContext) => Promise
       await assert.rejects(keys.create('b', hash(1), T1));
       assert.deepEqual(await keys.list(), [key]);
       assert.equal(await keys.version(), 1);
+    });
+
+    test('when a key is created with its own quota, then it is listed and active with it', async (t) => {
+      const keys = await setup(t);
+      const own = await keys.create('plan', hash(1), T0, 7);
+      const plain = await keys.create('default', hash(2), T0, null);
+      assert.deepEqual(own, { id: own.id, name: 'plan', createdAt: T0, revokedAt: null, quota: 7 });
+      assert.deepEqual(await keys.list(), [own, plain]);
+      assert.deepEqual(await keys.activeKeys(), new Map([[hash(1), { id: own.id, quota: 7 }], [hash(2), { id: plain.id, quota: null }]]));
+    });
+
+    test("when an active key's quota is set and cleared, then it is listed and active with it, and the version moves each time", async (t) => {
+      const keys = await setup(t);
+      const key = await keys.create('a', hash(1), T0);
+      assert.equal(await keys.setQuota(key.id, 300), true);
+      assert.equal(await keys.version(), 2);
+      assert.deepEqual(await keys.list(), [{ ...key, quota: 300 }]);
+      assert.deepEqual(await keys.activeKeys(), new Map([[hash(1), { id: key.id, quota: 300 }]]));
+      assert.equal(await keys.setQuota(key.id, null), true);
+      assert.equal(await keys.version(), 3);
+      assert.deepEqual(await keys.list(), [key]);
+    });
+
+    test('when the quota of a revoked or unknown key is set, then the answer is false and nothing changes', async (t) => {
+      const keys = await setup(t);
+      const key = await keys.create('a', hash(1), T0, 5);
+      await keys.revoke(key.id, T1);
+      assert.equal(await keys.setQuota(key.id, 9), false);
+      assert.equal(await keys.setQuota(key.id + 1000, 9), false);
+      assert.equal(await keys.version(), 2);
+      assert.deepEqual(await keys.list(), [{ ...key, revokedAt: T1 }]);
     });
 
     test('when keys are created at once, then each gets its own id and the version counts them all', async (t) => {

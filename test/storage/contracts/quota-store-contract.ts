@@ -126,6 +126,34 @@ export function quotaStoreContract(
       assert.deepEqual(await quota.usage(key), { used: 150, periodStart: NOW });
     });
 
+    test('when two keys with quotas 7 and 300 race with 400 requests each, interleaved, then exactly 7 and 300 are counted, as 1..7 and 1..300', async (t) => {
+      const { quota, newKey } = await setup(t);
+      const [small, large] = [await newKey(), await newKey()];
+      const limits = [{ limit: 7, periodMs: DAY }, { limit: 300, periodMs: DAY }] as const;
+      const pending: Promise<QuotaDecision>[][] = [[], []];
+      for (let i = 0; i < 400; i++) {
+        pending[0]!.push(quota.consume(small, NOW, limits[0]));
+        pending[1]!.push(quota.consume(large, NOW, limits[1]));
+      }
+      const [a, b] = [await Promise.all(pending[0]!), await Promise.all(pending[1]!)];
+      assert.deepEqual(allowedUsed(a), oneTo(7));
+      assert.deepEqual(allowedUsed(b), oneTo(300));
+      assert.deepEqual(await quota.usage(small), { used: 7, periodStart: NOW });
+      assert.deepEqual(await quota.usage(large), { used: 300, periodStart: NOW });
+    });
+
+    test("when a key's limit changes within a period, then the period and count stay and the new limit decides", async (t) => {
+      const { quota, newKey } = await setup(t);
+      const key = await newKey();
+      for (let i = 0; i < 5; i++) await quota.consume(key, NOW, { limit: 10, periodMs: DAY });
+      // Lowered below the count: refused, nothing counted, same period.
+      assert.deepEqual(await quota.consume(key, NOW + 1, { limit: 3, periodMs: DAY }), { allowed: false, used: 5, periodStart: NOW });
+      // Raised: counted on from where the period stood.
+      assert.deepEqual(await quota.consume(key, NOW + 2, { limit: 6, periodMs: DAY }), { allowed: true, used: 6, periodStart: NOW });
+      assert.deepEqual(await quota.consume(key, NOW + 3, { limit: 6, periodMs: DAY }), { allowed: false, used: 6, periodStart: NOW });
+      assert.deepEqual(await quota.usage(key), { used: 6, periodStart: NOW });
+    });
+
     test('when many requests arrive at once just after a period ended, then exactly one new period starts', async (t) => {
       const { quota, newKey } = await setup(t);
       const key = await newKey();
