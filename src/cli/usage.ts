@@ -5,7 +5,7 @@ export const USAGE = {
 
 Commands:
   serve                 Run the HTTP API
-  ingest                Load ECB reference rates into the store
+  ingest                Load ECB reference rates (or another source's) into the store
   keys create|list|update|revoke
                         Manage API keys and their quotas
   migrate               Create or update the database schema
@@ -19,15 +19,18 @@ QUOTA_PERIOD_DAYS, CURRENCIES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGE
 REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS, METRICS, METRICS_TOKEN (see README,
 "Configuration").`,
   ingest: `Usage: currency-rates ingest [--file PATH | --url URL | --source ecb-daily|ecb-90d|ecb-hist]
+       currency-rates ingest --source ID [--file PATH | --url URL]
 
-Loads ECB reference rates (XML, CSV, or the history ZIP; detected by content) into the store
-named by DATABASE_URL. Without options it fetches the daily feed (--source ecb-daily).
+Loads rates into the store named by DATABASE_URL. Without options it fetches the ECB's daily feed
+(--source ecb-daily); ECB files (XML, CSV, or the history ZIP) are detected by content.
 All or nothing: on malformed input it exits non-zero, names the problem and writes nothing.
 
 Options:
   --file PATH     a local file
-  --url URL       any URL serving an ECB file
-  --source NAME   one of the ECB feeds: ecb-daily, ecb-90d, ecb-hist`,
+  --url URL       any URL serving such a file
+  --source NAME   one of the ECB feeds: ecb-daily, ecb-90d, ecb-hist; or
+  --source ID     a rate source: ecb, nbp, cnb, boc, cbr, nbu. With --file or --url, one
+                  document of that source (e.g. an NBP table); alone, its latest publication`,
   keys: `Usage: currency-rates keys <create | list | update | revoke> [options]
 
   create [--name NAME] [--quota Q]

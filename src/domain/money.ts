@@ -152,3 +152,41 @@ export function rateChange(start: Ratio, end: Ratio): { change: string; changePc
     changePct: roundedRatio({ num: difference * 100n, den: end.den * start.num }),
   };
 }
+
+/**
+ * The exponent k when `text` is 10^k written as a plain integer ("1", "10", "1000"), else
+ * undefined. Banks quote some currencies per 10, 100 … units; every such nominal is a power of
+ * ten, which keeps the per-unit value a finite decimal.
+ */
+export function powerOfTenExponent(text: string): number | undefined {
+  if (text.charCodeAt(0) !== 49 /* 1 */) return undefined;
+  for (let i = 1; i < text.length; i++) if (text.charCodeAt(i) !== 48 /* 0 */) return undefined;
+  return text.length - 1;
+}
+
+/** value / 10^places, exact: only the scale moves. */
+export function dividedByPowerOfTen(value: Decimal, places: number): Decimal {
+  return { units: value.units, scale: value.scale + places };
+}
+
+/**
+ * The shortest plain decimal text of a value: no exponent, no trailing fractional zeros, one
+ * leading zero before a point ("0.570006", "88.2826", "1"). Equal values give equal texts, so
+ * stored values compare as strings.
+ */
+export function decimalText(value: Decimal): string {
+  let { units, scale } = value;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  const negative = units < 0n;
+  let digits = (negative ? -units : units).toString();
+  if (scale > 0) {
+    digits = digits.padStart(scale + 1, '0');
+    digits = `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+  } else if (scale < 0) {
+    digits = units === 0n ? '0' : digits + '0'.repeat(-scale);
+  }
+  return negative ? `-${digits}` : digits;
+}

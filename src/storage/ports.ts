@@ -2,6 +2,7 @@ import type { ActiveKey, ApiKeyRecord } from '../domain/api-keys.js';
 import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
 import type { RateRow } from '../domain/snapshot.js';
+import type { SourceValue, SourceValueRow } from '../domain/source-values.js';
 
 /** What one ingestion run did to the store. */
 export interface MergeReport {
@@ -30,6 +31,22 @@ export interface RatesStore {
    * currencies), and the version they bring: what a server loads at start and on refresh.
    */
   daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }>;
+}
+
+/**
+ * The values of the rate sources other than the ECB, each in its source's own terms (DECISIONS
+ * §9). Merged like the ECB's rates: value by value, all or nothing, a value omitted stays.
+ */
+export interface SourceRatesStore {
+  /**
+   * Merges one source's values in one atomic step. Values equal to the stored one change nothing;
+   * a run that changes nothing leaves the version alone. Other sources' values are never touched.
+   */
+  merge(source: string, values: readonly SourceValue[]): Promise<MergeReport>;
+  /** A number that grows with every merge that changed something (its own, not the ECB's). */
+  version(): Promise<number>;
+  /** Every value written by merges after `version` (0: everything), and the version they bring. */
+  rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }>;
 }
 
 export interface KeyStore {
@@ -85,6 +102,7 @@ export interface JobClaims {
 
 export interface Stores {
   rates: RatesStore;
+  sourceRates: SourceRatesStore;
   keys: KeyStore;
   quota: QuotaStore;
   jobs: JobClaims;

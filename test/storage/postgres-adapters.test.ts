@@ -13,6 +13,7 @@ import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
+import { sourceRatesStoreContract } from './contracts/source-rates-store-contract.js';
 import { randomKeyHash } from './quota-keys.js';
 
 /** Stores on a schema of the test's own, closed and dropped when the test ends. */
@@ -58,6 +59,7 @@ const skip = await requireBackend('PostgreSQL');
 
 describe('PostgreSQL adapters', { skip }, () => {
   ratesStoreContract('rates store', openPg);
+  sourceRatesStoreContract('source rates store', openPg);
   keyStoreContract('key store', openPg);
   quotaStoreContract('quota store', async (t) => {
     const stores = await openPg(t);
@@ -84,7 +86,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       assert.match(url, /\?options=-c%20search_path%3Dcr_test_[0-9a-f]+$/);
       const stores = await openPostgresStores(url);
       closeFirst(() => stores.close());
-      assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days', '003_key_quota']);
+      assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates']);
       const client = new pg.Client(postgresUrl());
       await client.connect();
       try {
@@ -94,7 +96,7 @@ describe('PostgreSQL adapters', { skip }, () => {
         );
         assert.deepEqual(
           tables.rows.map((row) => row.table_name),
-          ['api_keys', 'data_versions', 'job_claims', 'quota_usage', 'rate_days', 'rates', 'schema_migrations'],
+          ['api_keys', 'data_versions', 'job_claims', 'quota_usage', 'rate_days', 'rates', 'schema_migrations', 'source_rates'],
         );
       } finally {
         await client.end();
@@ -117,7 +119,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       const { url, closeFirst } = await freshPgSchema(t);
       const opened = await Promise.all(Array.from({ length: 4 }, () => openPostgresStores(url)));
       for (const stores of opened) closeFirst(() => stores.close());
-      assert.deepEqual(opened.map((stores) => stores.appliedMigrations).flat(), ['001_initial', '002_rate_days', '003_key_quota']);
+      assert.deepEqual(opened.map((stores) => stores.appliedMigrations).flat(), ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates']);
       await Promise.all(opened.map((stores) => stores.ping()));
     });
   });

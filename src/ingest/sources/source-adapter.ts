@@ -1,0 +1,62 @@
+/**
+ * One day of a source, in the source's own terms: for each currency c, P(c) = units of the
+ * source's base currency per ONE unit of c (the bank's nominal divided out), as canonical decimal
+ * text. The base itself is implicit (P(base) = 1) and never listed.
+ */
+export interface SourceDay {
+  date: string;                 // YYYY-MM-DD, the day the values are effective
+  values: Map<string, string>;  // currency code -> P(c), canonical decimal text
+}
+
+/** When a bank publishes, in its own words: a local time in its own time zone, on some weekdays. */
+export interface PublicationSchedule {
+  /** HH:MM local time by which the day's values are out. */
+  readonly localTime: string;
+  /** IANA zone of that local time. */
+  readonly timeZone: string;
+  /** ISO weekdays (1 = Monday … 7 = Sunday) on which the bank publishes. */
+  readonly weekdays: readonly number[];
+  /** What the bank says, for operators (e.g. "table B on Wednesdays"). */
+  readonly note: string;
+}
+
+/** An inclusive range of days, YYYY-MM-DD, for feeds that take one. */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * Terms of a source's values. `base-per-unit`: P(c) as above (every bank but the ECB).
+ * `units-per-base`: units of c per 1 base unit, the ECB's reference rates as the service has
+ * always stored and served them.
+ */
+export type SourceTerms = 'base-per-unit' | 'units-per-base';
+
+/**
+ * A rate source: everything the service needs to know of one bank. Adding a source is one file
+ * exporting one of these, listed in registry.ts, and its test.
+ */
+export interface SourceAdapter {
+  /** Lower-case id used in SOURCES and `ingest --source`. */
+  readonly id: string;
+  readonly name: string;
+  /** ISO code of the currency the bank quotes against. */
+  readonly base: string;
+  readonly terms: SourceTerms;
+  /** The bank's public page describing the feed (for /sources). */
+  readonly homepage: string;
+  readonly schedule: PublicationSchedule;
+  /**
+   * The URLs to fetch for the latest publication, or for `range` where the feed takes one. A
+   * source published as several documents (NBP tables A and B) gives one URL per document; their
+   * days are combined.
+   */
+  urls(range?: DayRange): string[];
+  /**
+   * Parses one document of the source, all or nothing: malformed input throws
+   * IngestFormatError naming `origin` and the day and currency at fault. Days come back sorted,
+   * oldest first.
+   */
+  parse(bytes: Buffer, origin: string): Promise<SourceDay[]>;
+}

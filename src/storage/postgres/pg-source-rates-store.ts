@@ -1,0 +1,91 @@
+import type { SourceValue, SourceValueRow } from '../../domain/source-values.js';
+import type { MergeReport, SourceRatesStore } from '../ports.js';
+import { pgCall } from './pg-errors.js';
+import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
+
+/** Rows per INSERT, as for the ECB's rates. */
+const WRITE_CHUNK = 20_000;
+
+const UPSERT = `INSERT INTO source_rates (source, day, currency, value, version)
+  SELECT $1::text, day, currency, value, $5::bigint FROM unnest($2::text[], $3::text[], $4::text[]) AS input (day, currency, value)
+  ON CONFLICT (source, day, currency) DO UPDATE SET value = excluded.value, version = excluded.version`;
+
+const SELECT_VERSION = "SELECT version FROM data_versions WHERE name = 'source_rates'";
+
+/** PostgreSQL text cannot hold NUL, so it cannot occur inside a stored day or currency. */
+const cell = (day: string, currency: string) => `${day}\u0000${currency}`;
+
+export class PgSourceRatesStore implements SourceRatesStore {
+  constructor(private readonly pool: PgPool) {}
+
+  async merge(source: string, values: readonly SourceValue[]): Promise<MergeReport> {
+    return pgCall(() => withTransaction(this.pool, (client) => this.mergeIn(client, source, values), { long: true }));
+  }
+
+  private async mergeIn(client: PgClient, source: string, values: readonly SourceValue[]): Promise<MergeReport> {
+    // Locking the counter row serialises merges: each one diffs against what the previous wrote.
+    const locked = await client.query<{ version: number }>(longQuery(`${SELECT_VERSION} FOR UPDATE`));
+    let version = locked.rows[0]!.version;
+
+    const days = [...new Set(values.map((row) => row.date))];
+    const stored = new Map<string, string>();
+    if (days.length > 0) {
+      const result = await client.query<[string, string, string]>({
+        text: 'SELECT day, currency, value FROM source_rates WHERE source = $1 AND day = ANY($2::text[])',
+        values: [source, days],
+        rowMode: 'array',
+      });
+      for (const [day, currency, value] of result.rows) stored.set(cell(day, currency), value);
+    }
+
+    // Counted against the values stored before this merge, like the SQLite adapter; of several
+    // values for one cell in the input the last one is written.
+    let added = 0;
+    let changed = 0;
+    const writes = new Map<string, SourceValue>();
+    for (const row of values) {
+      const key = cell(row.date, row.currency);
+      const before = stored.get(key);
+      if (before === row.value) continue;
+      if (before === undefined) added++;
+      else changed++;
+      writes.set(key, row);
+    }
+
+    if (writes.size > 0) {
+      const bumped = await client.query<{ version: number }>(
+        "UPDATE data_versions SET version = version + 1 WHERE name = 'source_rates' RETURNING version",
+      );
+      version = bumped.rows[0]!.version;
+      const pending = [...writes.values()];
+      for (let start = 0; start < pending.length; start += WRITE_CHUNK) {
+        const chunk = pending.slice(start, start + WRITE_CHUNK);
+        await client.query(
+          longQuery(UPSERT, [source, chunk.map((row) => row.date), chunk.map((row) => row.currency), chunk.map((row) => row.value), version]),
+        );
+      }
+    }
+    return { days: days.length, rates: values.length, added, changed, version };
+  }
+
+  async version(): Promise<number> {
+    return pgCall(async () => (await this.pool.query<{ version: number }>(SELECT_VERSION)).rows[0]!.version);
+  }
+
+  async rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }> {
+    // One snapshot, so the rows and the version come from the same committed state.
+    return pgCall(() =>
+      withTransaction(
+        this.pool,
+        async (client) => {
+          const rows = await client.query<SourceValueRow>(
+            longQuery('SELECT source, day AS date, currency, value FROM source_rates WHERE version > $1 ORDER BY source, day, currency', [version]),
+          );
+          const current = await client.query<{ version: number }>(SELECT_VERSION);
+          return { rows: rows.rows, version: current.rows[0]!.version };
+        },
+        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
+      ),
+    );
+  }
+}

@@ -1,0 +1,55 @@
+import type { SourceValue, SourceValueRow } from '../../domain/source-values.js';
+import type { MergeReport, SourceRatesStore } from '../ports.js';
+import { statement, type SqliteDb } from './connection.js';
+
+export class SqliteSourceRatesStore implements SourceRatesStore {
+  private readonly selectValue;
+  private readonly upsertValue;
+  private readonly bumpVersion;
+  private readonly selectVersion;
+  private readonly selectSince;
+
+  constructor(private readonly db: SqliteDb) {
+    this.selectValue = statement(db, 'SELECT value FROM source_rates WHERE source = ? AND day = ? AND currency = ?').pluck();
+    this.upsertValue = statement(db, `INSERT INTO source_rates (source, day, currency, value, version) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (source, day, currency) DO UPDATE SET value = excluded.value, version = excluded.version`);
+    this.bumpVersion = statement(db, "UPDATE data_versions SET version = version + 1 WHERE name = 'source_rates' RETURNING version").pluck();
+    this.selectVersion = statement(db, "SELECT version FROM data_versions WHERE name = 'source_rates'").pluck();
+    this.selectSince = statement(db, 'SELECT source, day AS date, currency, value FROM source_rates WHERE version > ? ORDER BY source, day, currency');
+  }
+
+  async merge(source: string, values: readonly SourceValue[]): Promise<MergeReport> {
+    return this.db.transaction(() => {
+      let added = 0;
+      let changed = 0;
+      // Counted against the values stored before this merge; of several values for one cell in
+      // the input the last is written (as on PostgreSQL).
+      const writes = new Map<string, SourceValue>();
+      for (const row of values) {
+        const stored = this.selectValue.get(source, row.date, row.currency) as string | undefined;
+        if (stored === row.value) continue;
+        if (stored === undefined) added++;
+        else changed++;
+        writes.set(`${row.date}\u0000${row.currency}`, row);
+      }
+      let version = this.selectVersion.get() as number;
+      if (writes.size > 0) {
+        version = this.bumpVersion.get() as number;
+        for (const row of writes.values()) this.upsertValue.run(source, row.date, row.currency, row.value, version);
+      }
+      return { days: new Set(values.map((row) => row.date)).size, rates: values.length, added, changed, version };
+    }).immediate();
+  }
+
+  async version(): Promise<number> {
+    return this.selectVersion.get() as number;
+  }
+
+  async rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }> {
+    // One read transaction, so the rows and the version come from the same state of the file.
+    return this.db.transaction(() => ({
+      rows: this.selectSince.all(version) as SourceValueRow[],
+      version: this.selectVersion.get() as number,
+    }))();
+  }
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { runSourceIngestion } from '../../src/ingest/run-source-ingestion.js';
+import { nbp } from '../../src/ingest/sources/nbp.js';
+import { sourceAdapter } from '../../src/ingest/sources/registry.js';
+import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
+import { PROVIDER_FILES, PROVIDER_FIXTURES, providerBytes, providerText } from '../helpers/provider-fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const RECORDED: [string, string][] = [
+  ['nbp', PROVIDER_FILES.nbpA], ['nbp', PROVIDER_FILES.nbpB], ['cnb', PROVIDER_FILES.cnb],
+  ['boc', PROVIDER_FILES.boc], ['cbr', PROVIDER_FILES.cbr], ['nbu', PROVIDER_FILES.nbu],
+];
+
+test('when every recorded bank file is ingested into a SQLite file, then all 3,083 values land (the time taken is reported)', async (t) => {
+  const stores = openSqliteStores(join(tempDir(t), 'rates.db'));
+  t.after(() => stores.close());
+  // Warm the modules and the connection: the figure is the ingestion's, not the first import's.
+  await import('../../src/ingest/parse-rates-file.js');
+  const started = performance.now();
+  let values = 0;
+  for (const [id, file] of RECORDED) {
+    const report = await runSourceIngestion(stores, sourceAdapter(id)!, { file: join(PROVIDER_FIXTURES, file) });
+    values += report.added;
+  }
+  const ms = performance.now() - started;
+  t.diagnostic(`ingested ${RECORDED.length} recorded files, ${values} values, in ${ms.toFixed(1)} ms`);
+  assert.equal(values, 3083);
+  assert.equal((await stores.sourceRates.rowsSince(0)).rows.length, 3083);
+  assert.equal(await stores.rates.version(), 0);
+});
+
+/** Serves `bodies` by path on a free port for the test's duration. */
+async function serve(t: TestContext, bodies: Record<string, Buffer | string>): Promise<string> {
+  const server = createServer((request, response) => {
+    const body = bodies[request.url ?? ''];
+    response.writeHead(body === undefined ? 404 : 200).end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.after(() => server.close());
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+test("when a source's latest publication is two documents (NBP tables A and B), then their days are combined into one merge", async (t) => {
+  const base = await serve(t, { '/a': providerBytes(PROVIDER_FILES.nbpA), '/b': providerBytes(PROVIDER_FILES.nbpB) });
+  const stores = openSqliteStores(':memory:');
+  t.after(() => stores.close());
+  const report = await runSourceIngestion(stores, { ...nbp, urls: () => [`${base}/a`, `${base}/b`] });
+  assert.deepEqual({ ...report, source: undefined }, {
+    source: undefined, days: 4, rates: 128 + 116, added: 244, changed: 0, version: 1, firstDate: '2026-03-02', lastDate: '2026-03-05',
+  });
+  assert.equal(report.source, `nbp ${base}/a + ${base}/b`);
+});
+
+test('when one of the documents is malformed or missing, then nothing of the others lands', async (t) => {
+  const broken = providerText(PROVIDER_FILES.nbpB).replace('"code":"AFN"', '"code":"AF"');
+  const base = await serve(t, { '/a': providerBytes(PROVIDER_FILES.nbpA), '/b': broken });
+  const stores = openSqliteStores(':memory:');
+  t.after(() => stores.close());
+  await assert.rejects(runSourceIngestion(stores, { ...nbp, urls: () => [`${base}/a`, `${base}/b`] }), /\/b: 2026-03-04: invalid currency "AF"/);
+  await assert.rejects(runSourceIngestion(stores, { ...nbp, urls: () => [`${base}/a`, `${base}/missing`] }), /the server answered 404/);
+  assert.equal(await stores.sourceRates.version(), 0);
+});
