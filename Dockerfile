@@ -7,6 +7,7 @@ COPY src ./src
 COPY test ./test
 COPY bench ./bench
 COPY scripts ./scripts
+COPY web ./web
 COPY migrations ./migrations
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
@@ -18,6 +19,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/web ./dist/web
 COPY --from=build /app/package.json ./
 COPY migrations ./migrations
 RUN mkdir -p /data && chown node:node /data

@@ -23,6 +23,7 @@ import { apiRoutes } from './http/routes/api-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
 import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/other-methods.js';
+import { webPageRoutes } from './http/routes/web-page.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -91,6 +92,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   if (deps.metrics) metricsRoutes(app, deps.metrics);
   app.register(async (methods) => otherMethodRoutes(methods));
   app.register(async (probes) => healthRoutes(probes, deps.readiness, draining));
+  // The page at `/`: beside the API plugin, so loading it needs no key and counts nothing.
+  app.register(async (page) => webPageRoutes(page));
   app.register(async (api) => {
     // DECISIONS §1: auth, then quota, then validation, then the handler.
     api.addHook('onRequest', authenticate(deps.keys));

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { WEB_ROOT } from '../../src/http/routes/web-page.js';
 import { parseHistoryCsv, type History } from '../helpers/ecb-history-csv.js';
 import { JSON_TYPE } from '../helpers/http-expect.js';
 import { oneConnectionAgent, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
@@ -393,6 +395,18 @@ const oddTarget = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('*', 'http://example.com/api/v1/currencies', 'http://[::1]/', '/api/v1/rates/2026-04-13/', '/api/v1/rates/2026-04-13/extra', '/health?x', '/ready#') },
 );
 
+const WEB_PAGE = readFileSync(join(WEB_ROOT, 'index.html'), 'utf8');
+
+/** Issue 40: a GET of `/`, whatever its query, is the web page in HTML; no other answer is HTML. */
+function isWebPage(answer: RawAnswer, method: string, target: string, what: string): boolean {
+  if (answer.headers['content-type'] !== 'text/html; charset=utf-8') return false;
+  assert.equal(method, 'GET', `${what}: only a GET gets the page`);
+  assert.equal(target.split('?')[0], '/', `${what}: only / is the page`);
+  assert.equal(answer.status, 200, `${what}: status`);
+  assert.equal(answer.text, WEB_PAGE, `${what}: the built page`);
+  return true;
+}
+
 test('when arbitrary paths, methods and headers arrive, then no answer is a 5xx or a dropped connection, and every body has one of the spec\'s shapes', async (t) => {
   const server = await startTestServer(t, { ingest: DATA_FILES, env: { QUOTA_LIMIT: '1000000000' } });
   const { hostname } = new URL(server.url);
@@ -410,6 +424,7 @@ test('when arbitrary paths, methods and headers arrive, then no answer is a 5xx 
         const answer = await rawRequest(hostname, port, { method, target, headers: all, timeoutMs: 5000 });
         const what = `${method} ${target}`;
         assertCommonHeaders(answer, what);
+        if (isWebPage(answer, method, target, what)) return;
         assertShape(answer, method, what);
         const message = (answer.json as { message?: unknown } | undefined)?.message;
         if (Array.isArray(message)) {

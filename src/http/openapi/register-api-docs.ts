@@ -20,7 +20,10 @@ Currency codes are three letters, matched case-insensitively and shown upper-cas
 
 Checks run in this order, the first failure winning: unknown path (404) or method (405, \`Allow: GET, HEAD\`),
 neither needing a key nor counting; the key (401); the quota (429); parameter formats (400, \`message\` an
-array); a non-positive amount (400, string); an untracked currency (400, string); missing data (404).`;
+array); a non-positive amount (400, string); an untracked currency (400, string); missing data (404).
+
+For people rather than programs: [the web page](/) at \`/\` converts amounts, charts a pair's history and
+lists the latest rates, with the same key.`;
 
 /** The route transform of the zod type provider, plus what zod cannot say: descriptions and headers. */
 const zodTransform = createJsonSchemaTransform({ skipList: [] });
