@@ -1,5 +1,6 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
+import { summarise, type StoredSpan } from '../../domain/source-values.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -81,6 +82,24 @@ export class PgRatesStore implements RatesStore {
       const result = await this.pool.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
       return result.rows[0]!.version;
     });
+  }
+
+  async summary(): Promise<{ span: StoredSpan | null; version: number }> {
+    // One snapshot, so the span and the version come from the same committed state.
+    return pgCall(() =>
+      withTransaction(
+        this.pool,
+        async (client) => {
+          const spans = await client.query<{ source: string; currency: string; first: string; last: string }>(
+            longQuery("SELECT 'ecb' AS source, currency, min(day) AS first, max(day) AS last FROM rates GROUP BY currency"),
+          );
+          const current = await client.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
+          const [ecb] = summarise(spans.rows);
+          return { span: ecb ? { codes: ecb.codes, firstDay: ecb.firstDay, lastDay: ecb.lastDay } : null, version: current.rows[0]!.version };
+        },
+        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: true },
+      ),
+    );
   }
 
   async daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }> {
