@@ -10,6 +10,7 @@ import type { HttpLimits } from './http/limits.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
 import { countOf } from './plural.js';
 import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
+import { scheduleSourceIngestion } from './ingest/scheduled-source-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
 import { sourceAdapter } from './ingest/sources/registry.js';
 import { KeyCache } from './live/key-cache.js';
@@ -173,6 +174,20 @@ export async function startServer(
           onRun: (landed) => metrics.recordIngestion('scheduled', landed),
         });
 
+  // Each other enabled bank once a day after its own publication time (INGEST_SCHEDULE=off stops them too).
+  const stopSourceSchedules =
+    config.ingestScheduleMinute === null
+      ? []
+      : config.sources
+          .filter((id) => id !== 'ecb')
+          .map((id) =>
+            scheduleSourceIngestion({
+              stores, jobs: stores.jobs, adapter: sourceAdapter(id)!, log, clock,
+              onLanded: refreshRates,
+              onRun: (landed) => metrics.recordIngestion('scheduled', landed),
+            }),
+          );
+
   return {
     app,
     close: async () => {
@@ -182,6 +197,7 @@ export async function startServer(
       draining = true;
       stopRefresher();
       stopSchedule();
+      for (const stop of stopSourceSchedules) stop();
       await acceptUntilQuiet(app.server, QUIET_MS, ACCEPT_AT_MOST_MS);
       // app.close() waits for every open connection, closing idle ones once as it starts; one whose
       // answer began before the drain stays open after it, so idle ones are swept until the close
