@@ -45,6 +45,24 @@ export function summarise(rows: Iterable<{ source: string; currency: string; fir
   return [...bySource.values()].sort((a, b) => byCode(a.source, b.source)).map((summary) => ({ ...summary, codes: summary.codes.sort(byCode) }));
 }
 
+/**
+ * The span of days stored whole, one string each (`USD=1.1684;JPY=186.75`, day-encoding.ts): every
+ * code and the first and last day, or null for none. Reading these ~7,000 strings costs a
+ * fraction of grouping the ~218,000 rows of the ECB's history by currency.
+ */
+export function spanOfEncodedDays(days: Iterable<{ date: string; rates: string }>): StoredSpan | null {
+  const codes = new Set<string>();
+  let firstDay: string | undefined;
+  let lastDay: string | undefined;
+  for (const day of days) {
+    if (firstDay === undefined || day.date < firstDay) firstDay = day.date;
+    if (lastDay === undefined || day.date > lastDay) lastDay = day.date;
+    for (const pair of day.rates.split(';')) if (pair.length > 4) codes.add(pair.slice(0, 3));
+  }
+  if (firstDay === undefined || lastDay === undefined) return null;
+  return { codes: [...codes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), firstDay, lastDay };
+}
+
 /** An enabled source as GET /sources names it. `url`: the bank's page describing its feed. */
 export interface SourceDescription {
   id: string;

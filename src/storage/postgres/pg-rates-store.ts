@@ -1,6 +1,6 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
-import { summarise, type StoredSpan } from '../../domain/source-values.js';
+import { spanOfEncodedDays, type StoredSpan } from '../../domain/source-values.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -90,12 +90,9 @@ export class PgRatesStore implements RatesStore {
       withTransaction(
         this.pool,
         async (client) => {
-          const spans = await client.query<{ source: string; currency: string; first: string; last: string }>(
-            longQuery("SELECT 'ecb' AS source, currency, min(day) AS first, max(day) AS last FROM rates GROUP BY currency"),
-          );
+          const days = await client.query<EncodedDay>(longQuery('SELECT day AS date, rates FROM rate_days'));
           const current = await client.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
-          const [ecb] = summarise(spans.rows);
-          return { span: ecb ? { codes: ecb.codes, firstDay: ecb.firstDay, lastDay: ecb.lastDay } : null, version: current.rows[0]!.version };
+          return { span: spanOfEncodedDays(days.rows), version: current.rows[0]!.version };
         },
         { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: true },
       ),

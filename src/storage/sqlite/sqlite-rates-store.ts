@@ -1,6 +1,6 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
-import { summarise, type StoredSpan } from '../../domain/source-values.js';
+import { spanOfEncodedDays, type StoredSpan } from '../../domain/source-values.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { statement, type SqliteDb } from './connection.js';
 
@@ -31,7 +31,7 @@ export class SqliteRatesStore implements RatesStore {
       WHERE day IN (SELECT DISTINCT day FROM rates WHERE version = @version) GROUP BY day
       ON CONFLICT (day) DO UPDATE SET rates = excluded.rates, version = excluded.version`);
     this.selectDaysSince = statement(db, 'SELECT day AS date, rates FROM rate_days WHERE version > ?');
-    this.selectSpans = statement(db, "SELECT 'ecb' AS source, currency, MIN(day) AS first, MAX(day) AS last FROM rates GROUP BY currency");
+    this.selectSpans = statement(db, 'SELECT day AS date, rates FROM rate_days');
   }
 
   async merge(rows: readonly RateRow[]): Promise<MergeReport> {
@@ -58,10 +58,10 @@ export class SqliteRatesStore implements RatesStore {
 
   async summary(): Promise<{ span: StoredSpan | null; version: number }> {
     // One read transaction, so the span and the version come from the same state of the file.
-    return this.db.transaction(() => {
-      const [ecb] = summarise(this.selectSpans.all() as { source: string; currency: string; first: string; last: string }[]);
-      return { span: ecb ? { codes: ecb.codes, firstDay: ecb.firstDay, lastDay: ecb.lastDay } : null, version: this.selectVersion.get() as number };
-    })();
+    return this.db.transaction(() => ({
+      span: spanOfEncodedDays(this.selectSpans.all() as EncodedDay[]),
+      version: this.selectVersion.get() as number,
+    }))();
   }
 
   async version(): Promise<number> {
