@@ -26,12 +26,15 @@ import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/ot
 import { webPageRoutes } from './http/routes/web-page.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
+import type { SourcesView } from './live/sources-view.js';
 import type { QuotaStore } from './storage/ports.js';
 
 export interface AppDeps {
   config: Pick<Config, 'quota'>;
   tracked: TrackedCurrencies;
   view: RatesView;
+  /** GET /sources: the enabled sources and what is stored of them. */
+  sources: SourcesView;
   keys: KeyCache;
   quota: QuotaStore;
   readiness: Readiness;
@@ -99,7 +102,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     api.addHook('onRequest', authenticate(deps.keys));
     api.addHook('onRequest', countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }));
     api.addHook('preHandler', validateInput);
-    apiRoutes(api, { view: deps.view, tracked: deps.tracked, cache: new ResponseCache() });
+    apiRoutes(api, { view: deps.view, sources: deps.sources, tracked: deps.tracked, cache: new ResponseCache() });
   });
   return app;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
 import { INGEST_SOURCES, type IngestSourceName } from './ingest/sources.js';
+import { SOURCE_IDS } from './ingest/sources/registry.js';
 
 /**
  * A numeric setting: plain decimal digits, nothing else (DECISIONS §12: `0x10`, `1e3`, `10.0`, ` 5`,
@@ -20,6 +21,24 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/**
+ * SOURCES (DECISIONS §9): the enabled rate sources, highest priority first. Each problem of the
+ * list is its own message, so an operator fixes them all in one go.
+ */
+const sourceList = z
+  .string()
+  .default('ecb')
+  .transform((list) => list.split(',').map((id) => id.trim().toLowerCase()))
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (id === '') ctx.addIssue({ code: 'custom', message: 'has an empty item (ids are joined by single commas)' });
+      else if (!SOURCE_IDS.includes(id)) ctx.addIssue({ code: 'custom', message: `unknown source "${id}" (known: ${SOURCE_IDS.join(', ')})` });
+      else if (seen.has(id)) ctx.addIssue({ code: 'custom', message: `lists "${id}" twice` });
+      seen.add(id);
+    }
+  });
+
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -34,6 +53,7 @@ const schema = z.object({
     .default(DEFAULT_TRACKED.join(','))
     .transform((list) => list.split(',').map((code) => code.trim().toUpperCase()))
     .refine((codes) => codes.every((code) => CURRENCY_CODE.test(code)), 'must be a comma-separated list of 3-letter codes'),
+  SOURCES: sourceList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INGEST_ON_EMPTY: z.enum([...INGEST_SOURCES, 'off']).default('ecb-hist'),
   INGEST_SCHEDULE: z
@@ -65,6 +85,8 @@ export interface Config {
   databaseUrl: string;
   quota: QuotaPolicy;
   currencies: string[];
+  /** Enabled rate source ids (registry.ts), highest priority first; `ecb` alone by default. */
+  sources: string[];
   logLevel: string;
   ingestOnEmpty: IngestSourceName | 'off';
   /** Minutes after midnight UTC of the daily ingestion, or null when off. */
@@ -149,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: vars.DATABASE_URL,
     quota: { limit: vars.QUOTA_LIMIT, periodMs: vars.QUOTA_PERIOD_DAYS * 86_400_000 },
     currencies: vars.CURRENCIES,
+    sources: vars.SOURCES,
     logLevel: vars.LOG_LEVEL,
     ingestOnEmpty: vars.INGEST_ON_EMPTY,
     ingestScheduleMinute: vars.INGEST_SCHEDULE === 'off' ? null : hours! * 60 + minutes!,

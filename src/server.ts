@@ -10,14 +10,18 @@ import type { HttpLimits } from './http/limits.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
 import { countOf } from './plural.js';
 import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
+import { scheduleSourceIngestion } from './ingest/scheduled-source-ingestion.js';
 import { ECB_URLS } from './ingest/sources.js';
+import { sourceAdapter } from './ingest/sources/registry.js';
 import { KeyCache } from './live/key-cache.js';
 import { OutageLog } from './live/outage-log.js';
 import { RatesView } from './live/rates-view.js';
 import { startRefresher } from './live/refresher.js';
+import { SourcesView } from './live/sources-view.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { openStores } from './storage/open-stores.js';
 import type { RatesStore } from './storage/ports.js';
+import type { SourceDescription } from './domain/source-values.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -55,6 +59,15 @@ function logMetricsAccess(access: MetricsAccess, host: string, log: FastifyBaseL
   else if (access === 'token') log.info('/metrics needs METRICS_TOKEN as a bearer token');
   else if (access === 'loopback') log.info(`/metrics answers without a token: HOST ${host} is a loopback address (set METRICS_TOKEN before binding another)`);
   else log.warn(`/metrics is not served: HOST ${host} is not a loopback address and METRICS_TOKEN is unset (set METRICS_TOKEN to scrape it, or METRICS=off)`);
+}
+
+/** The enabled sources as GET /sources names them; SOURCES holds only registered ids (config.ts). */
+function describeSources(ids: readonly string[]): SourceDescription[] {
+  return ids.map((id) => {
+    const adapter = sourceAdapter(id);
+    if (adapter === undefined) throw new Error(`unknown source ${id}`);
+    return { id, name: adapter.name, base: adapter.base, url: adapter.homepage };
+  });
 }
 
 /** The longest a shutdown takes: what is still open then is cut. */
@@ -107,7 +120,8 @@ export async function startServer(
   const tracked = new TrackedCurrencies(config.currencies);
   const view = new RatesView(stores.rates, tracked);
   const keys = new KeyCache(stores.keys);
-  await Promise.all([view.refresh(), keys.refresh()]);
+  const sources = new SourcesView(stores, describeSources(config.sources));
+  await Promise.all([view.refresh(), keys.refresh(), sources.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);
 
   if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
@@ -119,14 +133,14 @@ export async function startServer(
       'serving without rates: rate and conversion answers are 404 until "currency-rates ingest" runs',
     );
     metrics.recordIngestion('startup', landed);
-    await view.refresh();
+    await Promise.all([view.refresh(), sources.refresh()]);
   }
 
   const access = metricsAccess(config);
   logMetricsAccess(access, config.host, log);
   let draining = false;
   const app = buildApp({
-    config, tracked, view, keys, quota: stores.quota,
+    config, tracked, view, sources, keys, quota: stores.quota,
     // DECISIONS §12: ready while this instance answers correctly: rates and keys are in memory from
     // the start, so that is while the quota store answers, whether or not PostgreSQL does.
     readiness: { ping: () => stores.pingQuota() },
@@ -142,7 +156,8 @@ export async function startServer(
 
   // One line each time new data is loaded, whoever wrote it.
   const refreshRates = async () => {
-    if (await view.refresh()) log.info(`picked up new rates: now ${describeRates(view.snapshot)}`);
+    const [moved] = await Promise.all([view.refresh(), sources.refresh()]);
+    if (moved) log.info(`picked up new rates: now ${describeRates(view.snapshot)}`);
   };
   const stopRefresher = startRefresher(() => Promise.all([refreshRates(), keys.refresh()]), config.refreshIntervalMs, log);
   const stopSchedule =
@@ -159,6 +174,20 @@ export async function startServer(
           onRun: (landed) => metrics.recordIngestion('scheduled', landed),
         });
 
+  // Each other enabled bank once a day after its own publication time (INGEST_SCHEDULE=off stops them too).
+  const stopSourceSchedules =
+    config.ingestScheduleMinute === null
+      ? []
+      : config.sources
+          .filter((id) => id !== 'ecb')
+          .map((id) =>
+            scheduleSourceIngestion({
+              stores, jobs: stores.jobs, adapter: sourceAdapter(id)!, log, clock,
+              onLanded: refreshRates,
+              onRun: (landed) => metrics.recordIngestion('scheduled', landed),
+            }),
+          );
+
   return {
     app,
     close: async () => {
@@ -168,6 +197,7 @@ export async function startServer(
       draining = true;
       stopRefresher();
       stopSchedule();
+      for (const stop of stopSourceSchedules) stop();
       await acceptUntilQuiet(app.server, QUIET_MS, ACCEPT_AT_MOST_MS);
       // app.close() waits for every open connection, closing idle ones once as it starts; one whose
       // answer began before the drain stays open after it, so idle ones are swept until the close

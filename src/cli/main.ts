@@ -13,6 +13,7 @@ const COMMANDS = new Map<string, () => Promise<Command>>([
   ['serve', async () => (await import('./serve-command.js')).serveCommand],
   ['ingest', async () => (await import('./ingest-command.js')).ingestCommand],
   ['keys', async () => (await import('./keys-command.js')).keysCommand],
+  ['sources', async () => (await import('./sources-command.js')).sourcesCommand],
   ['migrate', async () => (await import('./migrate-command.js')).migrateCommand],
 ]);
 

@@ -8,6 +8,7 @@ Commands:
   ingest                Load ECB reference rates (or another source's) into the store
   keys create|list|update|revoke
                         Manage API keys and their quotas
+  sources compare       Compare the enabled sources' rates per 1 EUR on one day
   migrate               Create or update the database schema
 
 Run "currency-rates <command> --help" for a command's options.
@@ -15,7 +16,7 @@ Configuration comes from the environment (see README: DATABASE_URL, PORT, ...).`
   serve: `Usage: currency-rates serve
 
 Runs the HTTP API. Configured by environment variables: PORT, HOST, DATABASE_URL, QUOTA_LIMIT,
-QUOTA_PERIOD_DAYS, CURRENCIES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGEST_SCHEDULE_SOURCE,
+QUOTA_PERIOD_DAYS, CURRENCIES, SOURCES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGEST_SCHEDULE_SOURCE,
 REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS, METRICS, METRICS_TOKEN (see README,
 "Configuration").`,
   ingest: `Usage: currency-rates ingest [--file PATH | --url URL | --source ecb-daily|ecb-90d|ecb-hist]
@@ -43,6 +44,16 @@ Options:
                         servers apply it within seconds, to the current period
   revoke ID             revokes a key; running servers refuse it within seconds
   revoke --name NAME    the same, for the one active key named NAME`,
+  sources: `Usage: currency-rates sources compare [--date YYYY-MM-DD] [--json]
+
+For each currency that two sources enabled in SOURCES both give on one day, prints each pair's
+rates per 1 EUR (the ECB's own figure; another bank's P(EUR) / P(X)) and their difference
+(b - a) / a x 100 in percent, computed exactly and rounded once to 6 places.
+
+Options:
+  --date D   the day to compare (default: the latest day on which two enabled sources have values)
+  --json     one JSON object: {date, sources, comparisons: [{currency, source_a, rate_a, source_b,
+             rate_b, difference_pct}]}`,
   migrate: `Usage: currency-rates migrate
 
 Creates or updates the schema of the database named by DATABASE_URL.`,

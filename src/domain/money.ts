@@ -154,6 +154,15 @@ export function rateChange(start: Ratio, end: Ratio): { change: string; changePc
 }
 
 /**
+ * How far `b` lies from `a`, in percent of `a`: (b − a) / a × 100, from the exact ratios, rounded
+ * once to 6 places half-up (ties away from zero); never "-0.000000". `a` must be positive.
+ */
+export function relativeDifferencePct(a: Ratio, b: Ratio): string {
+  if (a.num <= 0n) throw new RangeError('a relative difference needs a positive reference');
+  return roundedRatio({ num: (b.num * a.den - a.num * b.den) * 100n, den: b.den * a.num });
+}
+
+/**
  * The exponent k when `text` is 10^k written as a plain integer ("1", "10", "1000"), else
  * undefined. Banks quote some currencies per 10, 100 … units; every such nominal is a power of
  * ten, which keeps the per-unit value a finite decimal.

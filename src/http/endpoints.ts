@@ -5,15 +5,22 @@ import { usageOf } from '../domain/quota.js';
 import { fluctuation, ratesBetween, type DateRange, type RateRange } from '../domain/range-queries.js';
 import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn, type ConversionPlan } from '../domain/rate-queries.js';
 import type { RatesSnapshot } from '../domain/snapshot.js';
+import type { SourceStatus } from '../domain/source-values.js';
 import type { Counted } from './hooks/count-request.js';
 import { rateRangeCsv, rateRangeJson } from './rate-range-formats.js';
 import { bulkQuery, convertQuery, dateParams, rangeParams, rateSetQuery } from './request-schemas.js';
 
-/** What an endpoint computes its answer from: the rates in memory and the currencies served. */
+/** What an endpoint computes its answer from: the rates in memory, the currencies served, the enabled sources. */
 export interface RatesData {
   snapshot: RatesSnapshot;
   tracked: TrackedCurrencies;
+  sources: readonly SourceStatus[];
 }
+
+/** GET /sources' entry of one enabled source (docs/api.md). */
+const sourceEntry = ({ id, name, base, url, codes, firstDay, lastDay }: SourceStatus) => ({
+  id, name, base, url, codes, first_day: firstDay, last_day: lastDay,
+});
 
 /** One API endpoint as data: its route, the schemas of its input, and its 200 body. */
 export interface Endpoint {
@@ -100,6 +107,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     schema: {},
     cacheable: true,
     body: ({ tracked }) => tracked.list,
+  },
+  {
+    // DECISIONS §9. Not kept by the response cache, which follows the ECB's version alone.
+    url: '/api/v1/sources',
+    schema: {},
+    cacheable: false,
+    body: ({ sources }) => sources.map(sourceEntry),
   },
   {
     // DECISIONS §10: counted like any request, so the answer includes itself; never the same twice.

@@ -2,7 +2,7 @@ import type { ActiveKey, ApiKeyRecord } from '../domain/api-keys.js';
 import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
 import type { RateRow } from '../domain/snapshot.js';
-import type { SourceValue, SourceValueRow } from '../domain/source-values.js';
+import type { SourceSummary, SourceValue, SourceValueRow, StoredSpan } from '../domain/source-values.js';
 
 /** What one ingestion run did to the store. */
 export interface MergeReport {
@@ -31,6 +31,11 @@ export interface RatesStore {
    * currencies), and the version they bring: what a server loads at start and on refresh.
    */
   daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }>;
+  /**
+   * Every stored code (served or not) and the first and last stored day (null when empty), with
+   * the version they come from: what GET /sources shows of the ECB. Read only when the version moved.
+   */
+  summary(): Promise<{ span: StoredSpan | null; version: number }>;
 }
 
 /**
@@ -47,6 +52,11 @@ export interface SourceRatesStore {
   version(): Promise<number>;
   /** Every value written by merges after `version` (0: everything), and the version they bring. */
   rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }>;
+  /**
+   * For each source with stored values (by id), its codes and first and last day, with the
+   * version they come from: what GET /sources shows. Read only when the version moved.
+   */
+  summary(): Promise<{ sources: SourceSummary[]; version: number }>;
 }
 
 export interface KeyStore {

@@ -11,13 +11,14 @@ import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
 import { KeyCache } from '../../src/live/key-cache.js';
 import { RatesView } from '../../src/live/rates-view.js';
+import { SourcesView } from '../../src/live/sources-view.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { StoreUnavailableError } from '../../src/storage/ports.js';
 import { renderOpenApiDocument } from '../../scripts/write-openapi.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
 /**
- * The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, the eight endpoints with
+ * The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, the nine endpoints with
  * their parameters, and a contract: real answers of every endpoint, for every status the document
  * lists, match the documented body schema and carry the documented headers.
  */
@@ -31,6 +32,7 @@ const ENDPOINTS = [
   `${V1}/convert`,
   `${V1}/convert/bulk`,
   `${V1}/currencies`,
+  `${V1}/sources`,
   `${V1}/usage`,
 ];
 /** A URL of the endpoint documented as `path` that answers 200 on hist.csv. */
@@ -121,7 +123,7 @@ test('the OpenAPI document', async (t) => {
     assert.equal(await renderOpenApiDocument(), await renderOpenApiDocument(), 'the script writes the same bytes every time');
   });
 
-  await t.test('when read, then it lists the eight endpoints with their parameters and the bearer scheme', () => {
+  await t.test('when read, then it lists the nine endpoints with their parameters and the bearer scheme', () => {
     for (const path of ENDPOINTS) assert.ok(doc.paths[path]?.get, `GET ${path} is documented`);
     const parameters = (path: string) =>
       (doc.paths[path].get.parameters as Json[]).filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`);
@@ -188,6 +190,7 @@ test('the OpenAPI document', async (t) => {
       [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=QQQ`, 400],
       [`${V1}/convert/bulk`, `${V1}/convert/bulk?from=GBP&amount=1&to=SEK`, 404],
       [`${V1}/currencies`, `${V1}/currencies`, 200],
+      [`${V1}/sources`, `${V1}/sources`, 200],
       [`${V1}/usage`, `${V1}/usage`, 200],
     ];
     for (const [path, url, status] of cases) {
@@ -230,6 +233,7 @@ test('the OpenAPI document', async (t) => {
       config: loadConfig({}),
       tracked,
       view: new RatesView(stores.rates, tracked),
+      sources: new SourcesView(stores, []),
       keys,
       quota: { consume: down, usage: down },
       readiness: { ping: down },

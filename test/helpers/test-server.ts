@@ -4,6 +4,8 @@ import { loadConfig } from '../../src/config.js';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { runSourceIngestion } from '../../src/ingest/run-source-ingestion.js';
+import { sourceAdapter } from '../../src/ingest/sources/registry.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { ECB_FIXTURES } from './ecb-history-csv.js';
@@ -41,6 +43,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Fixture file names (under test/fixtures) or absolute paths, ingested before start, in order. */
   ingest?: string[];
+  /** Other sources' documents (absolute paths), each ingested with `ingest --source ID --file PATH` before start. */
+  ingestSources?: { source: string; file: string }[];
   env?: Record<string, string>;
   clock?: Clock;
 }
@@ -78,6 +82,11 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   const record = await stores.keys.create('test', hashApiKey(key), new Date());
   for (const file of options.ingest ?? []) {
     await runIngestion(stores.rates, { file: file.startsWith('/') ? file : FIXTURES + file });
+  }
+  for (const { source, file } of options.ingestSources ?? []) {
+    const adapter = sourceAdapter(source);
+    if (adapter === undefined) throw new Error(`no source ${source}`);
+    await runSourceIngestion(stores, adapter, { file });
   }
   await stores.close();
 

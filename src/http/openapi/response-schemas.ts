@@ -158,6 +158,36 @@ export const CurrencyList = z
   .array(Currency)
   .meta({ id: 'CurrencyList', description: 'Every served currency, sorted by code' });
 
+export const Source = z
+  .strictObject({
+    id: z.string().regex(/^[a-z]+$/).meta({ description: 'The id used in SOURCES and `ingest --source`', examples: ['nbp'] }),
+    name: z.string().meta({ description: "The bank's name", examples: ['Narodowy Bank Polski'] }),
+    base: code.describe('The currency the bank quotes against'),
+    url: z.url().meta({ description: "The bank's page describing the feed", examples: ['https://api.nbp.pl/en.html'] }),
+    codes: z.array(code).describe('Every currency stored from this source, alphabetical; the base itself is not listed'),
+    first_day: isoDate.nullable().describe('The first stored day of this source; null before its first ingestion'),
+    last_day: isoDate.nullable().describe('The last stored day of this source; null before its first ingestion'),
+  })
+  .meta({ id: 'Source' });
+
+export const SourceList = z.array(Source).meta({
+  id: 'SourceList',
+  description: 'Each enabled rate source, in the priority order of SOURCES',
+  examples: [
+    [
+      {
+        id: 'ecb',
+        name: 'European Central Bank',
+        base: 'EUR',
+        url: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html',
+        codes: ['AUD', 'BGN', 'USD'],
+        first_day: '1999-01-04',
+        last_day: '2026-04-13',
+      },
+    ],
+  ],
+});
+
 const isoSecond = (description: string, example: string) =>
   z
     .string()

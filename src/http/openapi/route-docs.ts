@@ -13,6 +13,7 @@ import {
   RateSet,
   Ready,
   ServiceUnavailable,
+  SourceList,
   Unauthorized,
   Usage,
 } from './response-schemas.js';
@@ -204,6 +205,16 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
     tags: ['Currencies'],
     conditional: true,
     responses: apiResponses({ body: CurrencyList, description: 'The currencies' }, undefined, false),
+  },
+  '/api/v1/sources': {
+    operationId: 'listSources',
+    summary: 'Enabled rate sources',
+    description:
+      'Each central bank the server is set to use (SOURCES), in priority order, with the currencies stored from it and ' +
+      'its first and last stored day (null before its first ingestion). Works before any ingestion.',
+    tags: ['Currencies'],
+    conditional: true,
+    responses: apiResponses({ body: SourceList, description: 'The sources' }, undefined, false),
   },
   '/api/v1/usage': {
     operationId: 'getUsage',

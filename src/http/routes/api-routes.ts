@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { RatesView } from '../../live/rates-view.js';
+import type { SourcesView } from '../../live/sources-view.js';
 import { API_ENDPOINTS, type Endpoint } from '../endpoints.js';
 import { JSON_TYPE } from '../errors.js';
 import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
 export interface ApiRouteDeps {
   view: RatesView;
+  sources: SourcesView;
   tracked: TrackedCurrencies;
   cache: ResponseCache;
 }
@@ -25,7 +27,7 @@ function prefersCsv(request: FastifyRequest): boolean {
  * validateInput hook first. A cacheable endpoint's body is computed once per URL, representation
  * and data version, then sent again as it is.
  */
-export function apiRoutes(app: FastifyInstance, { view, tracked, cache }: ApiRouteDeps): void {
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps): void {
   for (const endpoint of API_ENDPOINTS) {
     const schema = Object.keys(endpoint.schema).length > 0 ? { schema: endpoint.schema } : {};
     app.get(endpoint.url, schema, (request, reply) => {
@@ -36,7 +38,7 @@ export function apiRoutes(app: FastifyInstance, { view, tracked, cache }: ApiRou
       let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
       if (!body) {
         if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-        body = rendered(endpoint, endpoint.body({ snapshot, tracked }, request.params, request.query, request.counted), csv);
+        body = rendered(endpoint, endpoint.body({ snapshot, tracked, sources: sources.statuses }, request.params, request.query, request.counted), csv);
         if (endpoint.cacheable) cache.set(snapshot.version, key, body);
       }
       return sendBody(request, reply, body);

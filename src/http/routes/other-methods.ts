@@ -11,6 +11,7 @@ export const API_PATHS = [
   '/api/v1/convert',
   '/api/v1/convert/bulk',
   '/api/v1/currencies',
+  '/api/v1/sources',
   '/api/v1/usage',
 ] as const;
 

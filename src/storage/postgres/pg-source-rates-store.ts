@@ -1,4 +1,4 @@
-import type { SourceValue, SourceValueRow } from '../../domain/source-values.js';
+import { summarise, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -85,6 +85,23 @@ export class PgSourceRatesStore implements SourceRatesStore {
           return { rows: rows.rows, version: current.rows[0]!.version };
         },
         { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
+      ),
+    );
+  }
+
+  async summary(): Promise<{ sources: SourceSummary[]; version: number }> {
+    // One snapshot, so the summary and the version come from the same committed state.
+    return pgCall(() =>
+      withTransaction(
+        this.pool,
+        async (client) => {
+          const spans = await client.query<{ source: string; currency: string; first: string; last: string }>(
+            longQuery('SELECT source, currency, min(day) AS first, max(day) AS last FROM source_rates GROUP BY source, currency'),
+          );
+          const current = await client.query<{ version: number }>(SELECT_VERSION);
+          return { sources: summarise(spans.rows), version: current.rows[0]!.version };
+        },
+        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: true },
       ),
     );
   }

@@ -1,4 +1,4 @@
-import type { SourceValue, SourceValueRow } from '../../domain/source-values.js';
+import { summarise, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { statement, type SqliteDb } from './connection.js';
 
@@ -8,6 +8,7 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
   private readonly bumpVersion;
   private readonly selectVersion;
   private readonly selectSince;
+  private readonly selectSpans;
 
   constructor(private readonly db: SqliteDb) {
     this.selectValue = statement(db, 'SELECT value FROM source_rates WHERE source = ? AND day = ? AND currency = ?').pluck();
@@ -16,6 +17,7 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
     this.bumpVersion = statement(db, "UPDATE data_versions SET version = version + 1 WHERE name = 'source_rates' RETURNING version").pluck();
     this.selectVersion = statement(db, "SELECT version FROM data_versions WHERE name = 'source_rates'").pluck();
     this.selectSince = statement(db, 'SELECT source, day AS date, currency, value FROM source_rates WHERE version > ? ORDER BY source, day, currency');
+    this.selectSpans = statement(db, 'SELECT source, currency, MIN(day) AS first, MAX(day) AS last FROM source_rates GROUP BY source, currency');
   }
 
   async merge(source: string, values: readonly SourceValue[]): Promise<MergeReport> {
@@ -49,6 +51,13 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
     // One read transaction, so the rows and the version come from the same state of the file.
     return this.db.transaction(() => ({
       rows: this.selectSince.all(version) as SourceValueRow[],
+      version: this.selectVersion.get() as number,
+    }))();
+  }
+
+  async summary(): Promise<{ sources: SourceSummary[]; version: number }> {
+    return this.db.transaction(() => ({
+      sources: summarise(this.selectSpans.all() as { source: string; currency: string; first: string; last: string }[]),
       version: this.selectVersion.get() as number,
     }))();
   }

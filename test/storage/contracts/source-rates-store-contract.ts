@@ -104,5 +104,21 @@ export function sourceRatesStoreContract(name: string, open: (t: TestContext) =>
       assert.equal(await sourceRates.version(), 1);
       assert.deepEqual((await sourceRates.rowsSince(0)).rows, sorted(stored('nbp', NBP)));
     });
+
+    test('when sources are stored, then the summary gives each its codes in code order and its first and last day, by source id', async (t) => {
+      const { sourceRates, rates } = await setup(t);
+      assert.deepEqual(await sourceRates.summary(), { sources: [], version: 0 });
+      await sourceRates.merge('nbp', [...NBP, value('2026-03-03', 'CHF', '4.6'), value('2026-02-27', 'USD', '3.6')]);
+      await sourceRates.merge('cbr', CBR);
+      // The ECB's rates are not a source of this store.
+      await rates.merge([{ date: '2026-03-09', currency: 'USD', rate: '1.1' }]);
+      assert.deepEqual(await sourceRates.summary(), {
+        sources: [
+          { source: 'cbr', codes: ['EUR', 'IRR'], firstDay: '2026-03-02', lastDay: '2026-03-02' },
+          { source: 'nbp', codes: ['CHF', 'EUR', 'HUF', 'USD'], firstDay: '2026-02-27', lastDay: '2026-03-03' },
+        ],
+        version: 2,
+      });
+    });
   });
 }

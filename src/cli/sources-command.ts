@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+import { isValidIsoDate } from '../domain/calendar-date.js';
+import { decodeDayRates } from '../domain/day-encoding.js';
+import { compareSources, eurRates, type SourceDayValues, type SourcePairComparison } from '../domain/source-comparison.js';
+import { sourceAdapter } from '../ingest/sources/registry.js';
+import type { OpenedStores } from '../storage/ports.js';
+import { withStores } from './open-cli-stores.js';
+import { USAGE, UsageError } from './usage.js';
+
+/** An enabled source's stored days, each as its values of that day. */
+type StoredDays = Map<string, SourceDayValues>;
+
+/** Every stored day of each enabled source, in SOURCES order. */
+async function storedDays(stores: OpenedStores, ids: readonly string[]): Promise<{ id: string; days: StoredDays }[]> {
+  const others = ids.some((id) => id !== 'ecb') ? (await stores.sourceRates.rowsSince(0)).rows : [];
+  const ecbDays = ids.includes('ecb') ? (await stores.rates.daysSince(0)).days : [];
+  return ids.map((id) => {
+    const adapter = sourceAdapter(id)!;
+    const days: StoredDays = new Map();
+    const dayOf = (date: string, values: Map<string, string>) =>
+      days.set(date, { source: id, base: adapter.base, terms: adapter.terms, values });
+    if (id === 'ecb') for (const day of ecbDays) dayOf(day.date, decodeDayRates(day.rates, () => true));
+    for (const row of others) {
+      if (row.source !== id) continue;
+      const values = days.get(row.date)?.values as Map<string, string> | undefined;
+      if (values) values.set(row.currency, row.value);
+      else dayOf(row.date, new Map([[row.currency, row.value]]));
+    }
+    return { id, days };
+  });
+}
+
+/** The sources with rates per 1 EUR on `date` (values and EUR stored that day), in SOURCES order. */
+function ratedOn(sources: { days: StoredDays }[], date: string): SourceDayValues[] {
+  return sources.flatMap(({ days }) => {
+    const day = days.get(date);
+    return day && eurRates(day) ? [day] : [];
+  });
+}
+
+/** The latest day on which at least two enabled sources give rates per 1 EUR. */
+function latestShared(sources: { days: StoredDays }[]): string | undefined {
+  const dates = [...new Set(sources.flatMap(({ days }) => [...days.keys()]))].sort().reverse();
+  return dates.find((date) => ratedOn(sources, date).length >= 2);
+}
+
+function table(date: string, compared: readonly SourceDayValues[], lines: readonly SourcePairComparison[]): string {
+  const rows = lines.map(
+    (line) =>
+      `${line.currency.padEnd(8)} ${line.sourceA.padEnd(6)} ${line.rateA.padStart(18)}  ${line.sourceB.padEnd(6)} ${line.rateB.padStart(18)}  ${line.differencePct.padStart(12)}`,
+  );
+  return [
+    `Rates per 1 EUR on ${date} from ${compared.map((day) => day.source).join(', ')}; difference = (b - a) / a x 100`,
+    `${'currency'.padEnd(8)} ${'a'.padEnd(6)} ${'rate a'.padStart(18)}  ${'b'.padEnd(6)} ${'rate b'.padStart(18)}  ${'difference %'.padStart(12)}`,
+    ...rows,
+  ].join('\n');
+}
+
+/**
+ * `sources compare [--date D] [--json]`: for each currency two enabled sources both give on day D,
+ * each pair's rates per 1 EUR and their relative difference, from the exact values. D defaults to
+ * the latest day on which two enabled sources have values.
+ */
+async function compareCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { date: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true });
+  if (values.help) return void console.log(USAGE.sources);
+  if (values.date !== undefined && !isValidIsoDate(values.date)) throw new UsageError(`--date must be a calendar date YYYY-MM-DD: ${values.date}`, USAGE.sources);
+  await withStores(async (stores, config) => {
+    if (config.sources.length < 2) throw new Error(`sources compare needs at least two sources in SOURCES (it is ${config.sources.join(',')})`);
+    const sources = await storedDays(stores, config.sources);
+    const date = values.date ?? latestShared(sources);
+    if (date === undefined) throw new Error(`no day on which two of the enabled sources (${config.sources.join(', ')}) have rates per 1 EUR`);
+    const compared = ratedOn(sources, date);
+    if (compared.length < 2) {
+      const have = compared.map((day) => day.source).join(', ') || 'none';
+      throw new Error(`on ${date} fewer than two enabled sources have rates per 1 EUR (${have} of ${config.sources.join(', ')})`);
+    }
+    const lines = compareSources(compared);
+    if (values.json) {
+      const rows = lines.map((line) => ({
+        currency: line.currency, source_a: line.sourceA, rate_a: line.rateA, source_b: line.sourceB, rate_b: line.rateB, difference_pct: line.differencePct,
+      }));
+      console.log(JSON.stringify({ date, sources: compared.map((day) => day.source), comparisons: rows }));
+    } else console.log(table(date, compared, lines));
+  });
+}
+
+export async function sourcesCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h') return void console.log(USAGE.sources);
+  if (sub !== 'compare') throw new UsageError(sub === undefined ? 'sources needs a subcommand: compare' : `unknown sources subcommand: ${sub}`, USAGE.sources);
+  await compareCommand(rest);
+}

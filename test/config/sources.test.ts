@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
+import { freePort } from '../helpers/server-process.js';
+import { tempDir } from '../helpers/test-server.js';
+
+/** SOURCES (DECISIONS §9): the enabled rate sources in priority order, `ecb` unless set. */
+function refusal(value: string): string {
+  try {
+    loadConfig({ SOURCES: value });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    return err.message;
+  }
+  assert.fail(`SOURCES=${JSON.stringify(value)} was accepted`);
+}
+
+test('when SOURCES is unset or empty, then the ECB alone is enabled', () => {
+  assert.deepEqual(loadConfig({}).sources, ['ecb']);
+  assert.deepEqual(loadConfig({ SOURCES: '' }).sources, ['ecb']);
+});
+
+test('when SOURCES lists known ids, then they are enabled in that order, blanks around an id and its case ignored', () => {
+  assert.deepEqual(loadConfig({ SOURCES: 'nbp,ecb,cnb' }).sources, ['nbp', 'ecb', 'cnb']);
+  assert.deepEqual(loadConfig({ SOURCES: ' NBU , boc,cbr' }).sources, ['nbu', 'boc', 'cbr']);
+  // The ECB need not be enabled at all.
+  assert.deepEqual(loadConfig({ SOURCES: 'cnb' }).sources, ['cnb']);
+});
+
+test('when SOURCES has an unknown id, an empty item or a repeat, then loadConfig refuses it naming the variable and each problem', () => {
+  assert.equal(refusal('ecb,fed'), 'Invalid configuration: SOURCES: unknown source "fed" (known: ecb, nbp, cnb, boc, cbr, nbu)');
+  assert.equal(refusal('ecb,,nbp'), 'Invalid configuration: SOURCES: has an empty item (ids are joined by single commas)');
+  assert.equal(refusal('ecb,'), 'Invalid configuration: SOURCES: has an empty item (ids are joined by single commas)');
+  assert.equal(refusal('nbp,ecb,NBP'), 'Invalid configuration: SOURCES: lists "nbp" twice');
+  assert.equal(
+    refusal('x,,ecb,ecb'),
+    'Invalid configuration: SOURCES: unknown source "x" (known: ecb, nbp, cnb, boc, cbr, nbu); ' +
+      'SOURCES: has an empty item (ids are joined by single commas); SOURCES: lists "ecb" twice',
+  );
+});
+
+test('when SOURCES names an unknown source, then serve exits non-zero with the message and never listens', async (t) => {
+  const dir = tempDir(t);
+  const port = String(await freePort());
+  const result = await runCli(['serve'], serviceEnv(join(dir, 'rates.db'), { PORT: port, HOST: '127.0.0.1', SOURCES: 'ecb,nbp,fed' }), {
+    timeoutMs: 8000,
+  });
+  assert.ok(!result.timedOut && result.code !== 0 && result.code !== null, describeRun(result));
+  assert.match(result.stderr, /Invalid configuration: SOURCES: unknown source "fed"/);
+});

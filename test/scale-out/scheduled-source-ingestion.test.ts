@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import pino from 'pino';
+import { runClaimedSourceIngestion, type ScheduledSourceDeps } from '../../src/ingest/scheduled-source-ingestion.js';
+import { nbp } from '../../src/ingest/sources/nbp.js';
+import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
+import type { OpenedStores } from '../../src/storage/ports.js';
+import { freshPgSchema, requireBackend } from '../helpers/backends.js';
+import { PROVIDER_FILES, providerBytes } from '../helpers/provider-fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { ManualClock } from '../helpers/test-server.js';
+
+const log = pino({ level: 'silent' });
+
+/** A local stand-in for NBP's table A that counts how often it was fetched. */
+async function countingFeed(t: TestContext): Promise<{ url: string; fetches(): number }> {
+  const body = providerBytes(PROVIDER_FILES.nbpA);
+  let fetches = 0;
+  const server = createServer((_request, response) => {
+    fetches++;
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  return { url: `http://127.0.0.1:${address.port}/api/exchangerates/tables/A/`, fetches: () => fetches };
+}
+
+function depsOf(stores: OpenedStores, url: string, clock: ManualClock): ScheduledSourceDeps {
+  // NBP as registered, fetching from the local feed instead of api.nbp.pl.
+  return { stores, jobs: stores.jobs, adapter: { ...nbp, urls: () => [url] }, log, clock, onLanded: async () => undefined };
+}
+
+function scheduledSourceRunsBehave(name: string, storeConfig: (t: TestContext) => Promise<StoreConfig>, skip: string | false = false) {
+  describe(name, { skip }, () => {
+    test("when three instances wake for a source's day, then exactly one fetches and ingests it; the ECB's slot of that day is another", async (t) => {
+      const feed = await countingFeed(t);
+      const config = await storeConfig(t);
+      const fleet: OpenedStores[] = [];
+      for (let i = 0; i < 3; i++) fleet.push(await openStores(config));
+      t.after(() => Promise.all(fleet.map((stores) => stores.close())));
+      const clock = new ManualClock(Date.UTC(2026, 2, 5, 11, 45));
+      const ran = await Promise.all(fleet.map((stores, i) => runClaimedSourceIngestion(depsOf(stores, feed.url, clock), '2026-03-05', `instance-${i}`)));
+      assert.equal(ran.filter(Boolean).length, 1, 'one instance ran it');
+      assert.equal(feed.fetches(), 1);
+      assert.equal((await fleet[0]!.sourceRates.rowsSince(0)).rows.length, 128);
+
+      clock.advance(60 * 60_000);
+      assert.equal(await runClaimedSourceIngestion(depsOf(fleet[1]!, feed.url, clock), '2026-03-05', 'instance-1'), false, 'done for the day');
+      assert.equal(feed.fetches(), 1);
+      assert.equal(await fleet[2]!.jobs.claim('ingest:nbp:2026-03-05', 'someone', clock.now(), 60_000), false, 'the slot is ingest:nbp:DAY');
+      assert.equal(await fleet[2]!.jobs.claim('ingest:2026-03-05', 'ecb-run', clock.now(), 60_000), true, "the ECB's slot is its own");
+      assert.equal(await runClaimedSourceIngestion(depsOf(fleet[2]!, feed.url, clock), '2026-03-06', 'instance-2'), true, 'the next day is a new slot');
+      assert.equal(feed.fetches(), 2);
+    });
+  });
+}
+
+scheduledSourceRunsBehave('on one SQLite file', async (t) => ({ databaseUrl: `sqlite:${join(tempDir(t), 'jobs.db')}` }));
+const pgMissing = await requireBackend('PostgreSQL');
+scheduledSourceRunsBehave('on PostgreSQL', async (t) => ({ databaseUrl: (await freshPgSchema(t)).url }), pgMissing);
