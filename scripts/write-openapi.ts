@@ -26,7 +26,7 @@ export async function renderOpenApiDocument(): Promise<string> {
   const app = buildApp({
     config,
     tracked,
-    view: new RatesView(stores.rates, tracked),
+    view: new RatesView(stores, tracked),
     sources: new SourcesView(stores, []),
     keys: new KeyCache(stores.keys),
     quota: stores.quota,

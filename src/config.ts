@@ -2,10 +2,10 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { CURRENCY_CODE, DEFAULT_TRACKED } from './domain/currencies.js';
+import { CURRENCY_CODE } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
 import { INGEST_SOURCES, type IngestSourceName } from './ingest/sources.js';
-import { SOURCE_IDS } from './ingest/sources/registry.js';
+import { defaultTracked, SOURCE_IDS } from './ingest/sources/registry.js';
 
 /**
  * A numeric setting: plain decimal digits, nothing else (DECISIONS §12: `0x10`, `1e3`, `10.0`, ` 5`,
@@ -48,11 +48,12 @@ const schema = z.object({
     .default('sqlite:./data/currency-rates.db'),
   QUOTA_LIMIT: integer(1, 1_000_000_000).default(1000),
   QUOTA_PERIOD_DAYS: integer(1, 3650).default(30),
+  // Unset: what the enabled sources publish (defaultTracked).
   CURRENCIES: z
     .string()
-    .default(DEFAULT_TRACKED.join(','))
-    .transform((list) => list.split(',').map((code) => code.trim().toUpperCase()))
-    .refine((codes) => codes.every((code) => CURRENCY_CODE.test(code)), 'must be a comma-separated list of 3-letter codes'),
+    .optional()
+    .transform((list) => list?.split(',').map((code) => code.trim().toUpperCase()))
+    .refine((codes) => codes === undefined || codes.every((code) => CURRENCY_CODE.test(code)), 'must be a comma-separated list of 3-letter codes'),
   SOURCES: sourceList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INGEST_ON_EMPTY: z.enum([...INGEST_SOURCES, 'off']).default('ecb-hist'),
@@ -170,7 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: vars.HOST,
     databaseUrl: vars.DATABASE_URL,
     quota: { limit: vars.QUOTA_LIMIT, periodMs: vars.QUOTA_PERIOD_DAYS * 86_400_000 },
-    currencies: vars.CURRENCIES,
+    currencies: vars.CURRENCIES ?? defaultTracked(vars.SOURCES),
     sources: vars.SOURCES,
     logLevel: vars.LOG_LEVEL,
     ingestOnEmpty: vars.INGEST_ON_EMPTY,

@@ -118,9 +118,10 @@ export async function startServer(
     redisMayStartUnreachable: true,
   });
   const tracked = new TrackedCurrencies(config.currencies);
-  const view = new RatesView(stores.rates, tracked);
+  const enabled = describeSources(config.sources);
+  const view = new RatesView(stores, tracked, enabled, () => new Date(clock.now()).toISOString().slice(0, 10));
   const keys = new KeyCache(stores.keys);
-  const sources = new SourcesView(stores, describeSources(config.sources));
+  const sources = new SourcesView(stores, enabled);
   await Promise.all([view.refresh(), keys.refresh(), sources.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);
 

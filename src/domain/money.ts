@@ -12,6 +12,15 @@ export interface Decimal {
 
 export const SHOWN_DECIMALS = 6;
 
+/**
+ * An exact rational, num / den with den > 0: a rate per 1 EUR as a source gives it (P(EUR) / P(c),
+ * DECISIONS §9), or a cross rate before its rounding.
+ */
+export interface Ratio {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
 /** Numeric string per DECISIONS §2: optional sign, digits with optional fraction, or `.5`. */
 export const NUMERIC_STRING = /^[+-]?(\d+(\.\d+)?|\.\d+)$/;
 
@@ -61,21 +70,21 @@ function formatMillionths(millionths: bigint): string {
 }
 
 /**
- * numerator / denominator (denominator positive) prepared for repeated scaling: a day's rate pair
- * serves every conversion of that pair, so what does not depend on the value is taken once.
+ * An exact factor (a rate pair: rate(to) / rate(from)) prepared for repeated scaling: a day's rate
+ * pair serves every conversion of that pair, so what does not depend on the value is taken once.
  */
 export class ScaleFactor {
-  /** numerator.units · 10^(denominator.scale + 6) */
+  /** factor.num · 10^6 */
   private readonly times: bigint;
-  /** denominator.units · 10^numerator.scale */
+  /** factor.den */
   private readonly over: bigint;
   /** By the value's scale: the division's terms, reduced by their common divisor. */
   private readonly terms: { times: bigint; divisor: bigint }[] = [];
 
-  constructor(numerator: Decimal, denominator: Decimal) {
-    if (denominator.units <= 0n) throw new RangeError('a scale factor needs a positive denominator');
-    this.times = numerator.units * pow10(denominator.scale + SHOWN_DECIMALS);
-    this.over = denominator.units * pow10(numerator.scale);
+  constructor(factor: Ratio) {
+    if (factor.den <= 0n) throw new RangeError('a scale factor needs a positive denominator');
+    this.times = factor.num * pow10(SHOWN_DECIMALS);
+    this.over = factor.den;
   }
 
   /** value × factor in millionths, rounded half-up once. */
@@ -113,21 +122,21 @@ export function scaledBy(value: Decimal, factor: ScaleFactor): string {
 
 /** value × numerator / denominator, exact until the single final rounding to 6 places half-up. */
 export function scaleRounded(value: Decimal, numerator: Decimal, denominator: Decimal): string {
-  return scaledBy(value, new ScaleFactor(numerator, denominator));
+  return scaledBy(value, new ScaleFactor(ratio(numerator, denominator)));
 }
 
 export const ONE: Decimal = { units: 1n, scale: 0 };
-
-/** An exact quotient of two decimals, num / den with den > 0: a cross rate before its rounding. */
-export interface Ratio {
-  readonly num: bigint;
-  readonly den: bigint;
-}
 
 /** numerator / denominator (denominator positive), exact. */
 export function ratio(numerator: Decimal, denominator: Decimal): Ratio {
   if (denominator.units <= 0n) throw new RangeError('a ratio needs a positive denominator');
   return { num: numerator.units * pow10(denominator.scale), den: denominator.units * pow10(numerator.scale) };
+}
+
+/** a / b (b positive), exact: the rate of one currency in another, both given per 1 EUR. */
+export function quotient(a: Ratio, b: Ratio): Ratio {
+  if (b.num <= 0n) throw new RangeError('a quotient needs a positive divisor');
+  return { num: a.num * b.den, den: a.den * b.num };
 }
 
 /** A ratio rounded once to 6 places half-up (ties away from zero); never "-0.000000". */

@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataInRangeError } from './errors.js';
-import { rateChange, ratio, roundedRatio, type Ratio } from './money.js';
+import { quotient, rateChange, roundedRatio, type Ratio } from './money.js';
 import { listedCodes, parseRateSetQuery, ratesIn, type RateSetQuery } from './rate-queries.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
@@ -67,7 +67,7 @@ export function ratesBetween(snapshot: RatesSnapshot, tracked: TrackedCurrencies
 
 /** The exact rate of `code` in `base` on a day quoting both. */
 function exactRate(day: Day, base: string, code: string): Ratio {
-  return ratio(day.rate(code)!, day.rate(base)!);
+  return quotient(day.rate(code)!, day.rate(base)!);
 }
 
 function moveBetween(first: Day, last: Day, base: string, code: string): RateMove {

@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { ratioRounded, ScaleFactor, scaledBy, type Decimal } from './money.js';
+import { quotient, roundedRatio, ScaleFactor, scaledBy, type Decimal, type Ratio } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -33,18 +33,17 @@ export interface RateSetQuery {
 /** What a day's rate pair gives every request about it: the shown rate, and the factor amounts are scaled by. */
 class Pair {
   private scale: ScaleFactor | undefined;
+  private readonly exact: Ratio;
   readonly rate: string;
 
-  constructor(
-    private readonly toRate: Decimal,
-    private readonly fromRate: Decimal,
-  ) {
-    this.rate = ratioRounded(toRate, fromRate);
+  constructor(toRate: Ratio, fromRate: Ratio) {
+    this.exact = quotient(toRate, fromRate);
+    this.rate = roundedRatio(this.exact);
   }
 
   /** Prepared on the first conversion: rate sets only ever need the shown rate. */
   get factor(): ScaleFactor {
-    return (this.scale ??= new ScaleFactor(this.toRate, this.fromRate));
+    return (this.scale ??= new ScaleFactor(this.exact));
   }
 }
 
@@ -88,11 +87,6 @@ function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): v
   if (unknown) throw new UnknownCurrencyError(unknown);
 }
 
-/** Whether a day has a rate for `code` (EUR, the quotes' own unit, always). */
-function quotes(day: Day, code: string): boolean {
-  return code === 'EUR' || day.rates.has(code);
-}
-
 /**
  * A day's rates in `base` of each of `codes` quoted that day, in the order given; undefined when
  * the base itself is not quoted that day.
@@ -105,7 +99,7 @@ export function ratesIn(day: Day, base: string, codes: Iterable<string>): Record
   // (http/response-cache.ts), and a range's thousands of days would only churn the pairs.
   for (const code of codes) {
     const rate = day.rate(code);
-    if (rate !== undefined) rates[code] = ratioRounded(rate, baseRate);
+    if (rate !== undefined) rates[code] = roundedRatio(quotient(rate, baseRate));
   }
   return rates;
 }
@@ -181,7 +175,7 @@ export function conversionPlan(
   const codes = [fromCode, ...targets];
   requireTracked(tracked, codes);
   const day = date === undefined ? snapshot.latestWith(codes) : snapshot.day(date);
-  if (!day || !codes.every((code) => quotes(day, code))) throw new NoDataError(date);
+  if (!day || !codes.every((code) => day.has(code))) throw new NoDataError(date);
   const plan = {
     from: fromCode,
     date: day.date,

@@ -1,15 +1,18 @@
 import { decodeDayRates, type EncodedDay } from './day-encoding.js';
-import { decimal, ONE, type Decimal } from './money.js';
+import { decimal, ONE, ratio, type Ratio } from './money.js';
 
 /**
- * The rates of one day, per 1 EUR, as the exact decimal strings stored. EUR itself is implicit
- * (always 1).
+ * The rates of one day, each per 1 EUR as an exact rational: the ECB's own figures, or P(EUR) / P(c)
+ * of the first enabled source quoting both that day (DECISIONS §9).
  */
 export interface Day {
   readonly date: string;
-  readonly rates: ReadonlyMap<string, string>;
-  /** The rate of a currency as an exact decimal (EUR: 1). */
-  rate(code: string): Decimal | undefined;
+  /** Whether the day has a rate for `code` (EUR: whenever it has any). */
+  has(code: string): boolean;
+  /** How many tracked currencies it quotes (EUR among them when tracked). */
+  readonly size: number;
+  /** The rate of a currency per 1 EUR, exact (EUR: 1). */
+  rate(code: string): Ratio | undefined;
 }
 
 /** A stored rate as the storage layer hands it over. */
@@ -19,9 +22,11 @@ export interface RateRow {
   rate: string;
 }
 
+const EUR_RATE: Ratio = { num: 1n, den: 1n };
+
 /**
- * A day kept as the store encoded it and decoded on first use: a start-up loads the whole history
- * without building 200,000 map entries, and most requests only ever touch the newest days.
+ * An ECB day kept as the store encoded it and decoded on first use: a start-up loads the whole
+ * history without building 200,000 map entries, and most requests only ever touch the newest days.
  */
 class StoredDay implements Day {
   private decoded: ReadonlyMap<string, string> | undefined;
@@ -32,17 +37,30 @@ class StoredDay implements Day {
     private readonly tracked: ReadonlySet<string>,
   ) {}
 
-  get rates(): ReadonlyMap<string, string> {
+  private get rates(): ReadonlyMap<string, string> {
     return (this.decoded ??= decodeDayRates(this.encoded, (code) => code !== 'EUR' && this.tracked.has(code)));
+  }
+
+  has(code: string): boolean {
+    return code === 'EUR' || this.rates.has(code);
+  }
+
+  get size(): number {
+    return this.rates.size + (this.tracked.has('EUR') ? 1 : 0);
   }
 
   // Parsed on each call, not kept: a range reads every day once, and the values kept would
   // outweigh the history itself; conversions keep what they need in their pairs.
-  rate(code: string): Decimal | undefined {
-    if (code === 'EUR') return ONE;
+  rate(code: string): Ratio | undefined {
+    if (code === 'EUR') return EUR_RATE;
     const text = this.rates.get(code);
-    return text === undefined ? undefined : decimal(text);
+    return text === undefined ? undefined : ratio(decimal(text), ONE);
   }
+}
+
+/** An ECB day as stored (DECISIONS §1: units per 1 EUR), restricted to the tracked currencies. */
+export function ecbDay(day: EncodedDay, tracked: ReadonlySet<string>): Day {
+  return new StoredDay(day.date, day.rates, tracked);
 }
 
 /**
@@ -60,21 +78,30 @@ export class RatesSnapshot {
   /** latestWith's answers for this snapshot, by the sorted set of codes asked for. */
   private readonly latestByCodes = new Map<string, Day | undefined>();
 
-  private constructor(days: Map<string, Day>, readonly version: number) {
+  /**
+   * `today`: the current UTC date when the snapshot was made. Some banks publish the next day's
+   * rates in advance (DECISIONS §9): such a day is served by date and in ranges, but "latest"
+   * never picks a day after `today`.
+   */
+  private constructor(
+    days: Map<string, Day>,
+    readonly version: number,
+    readonly today: string | undefined,
+  ) {
     this.byDate = days;
     this.newestFirst = [...days.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
     this.oldestFirst = [...this.newestFirst].reverse();
   }
 
   static empty(): RatesSnapshot {
-    return new RatesSnapshot(new Map(), 0);
+    return new RatesSnapshot(new Map(), 0, undefined);
   }
 
-  /** A new snapshot in which the given days (each whole, as stored) replace the ones held. */
-  withDays(days: Iterable<EncodedDay>, version: number, tracked: ReadonlySet<string>): RatesSnapshot {
+  /** A new snapshot in which the given days (each whole) replace the ones held on their dates. */
+  withDays(days: Iterable<Day>, version: number, today?: string): RatesSnapshot {
     const merged = new Map(this.byDate);
-    for (const day of days) merged.set(day.date, new StoredDay(day.date, day.rates, tracked));
-    return new RatesSnapshot(merged, version);
+    for (const day of days) merged.set(day.date, day);
+    return new RatesSnapshot(merged, version, today);
   }
 
   get isEmpty(): boolean {
@@ -120,7 +147,7 @@ export class RatesSnapshot {
     if (positions === undefined) {
       const quoting: number[] = [];
       this.oldestFirst.forEach((day, i) => {
-        if (code === 'EUR' || day.rates.has(code)) quoting.push(i);
+        if (day.has(code)) quoting.push(i);
       });
       // Bounded by the codes a request may name: the tracked ones, checked before any lookup.
       this.positionsByCode.set(code, (positions = Int32Array.from(quoting)));
@@ -141,19 +168,22 @@ export class RatesSnapshot {
     return low;
   }
 
-  /** The most recent day on which every given currency has a rate. */
+  /** The most recent day, not after `today`, on which every given currency has a rate. */
   latestWith(codes: readonly string[]): Day | undefined {
     // First by the codes as asked (the same request asks in the same order), before normalising.
     const asked = codes.join(',');
     if (this.latestByCodes.has(asked)) return this.latestByCodes.get(asked);
-    const wanted = [...new Set(codes)].filter((code) => code !== 'EUR').sort();
+    const wanted = [...new Set(codes)].sort();
     const key = wanted.join(',');
     if (this.latestByCodes.has(key)) {
       const known = this.latestByCodes.get(key);
       this.latestByCodes.set(asked, known);
       return known;
     }
-    const day = this.newestFirst.find((candidate) => wanted.every((code) => candidate.rates.has(code)));
+    const today = this.today;
+    const day = this.newestFirst.find(
+      (candidate) => (today === undefined || candidate.date <= today) && wanted.every((code) => candidate.has(code)),
+    );
     // Bounded: the sets asked for are few in practice; a flood of distinct sets only resets the memo.
     if (this.latestByCodes.size >= 10_000) this.latestByCodes.clear();
     this.latestByCodes.set(key, day);

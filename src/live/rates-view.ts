@@ -1,29 +1,115 @@
+import { BlendedDay } from '../domain/blended-day.js';
 import type { TrackedCurrencies } from '../domain/currencies.js';
-import { RatesSnapshot } from '../domain/snapshot.js';
-import type { RatesStore } from '../storage/ports.js';
+import { decodeDayRates, type EncodedDay } from '../domain/day-encoding.js';
+import { ecbDay, RatesSnapshot, type Day } from '../domain/snapshot.js';
+import type { SourceDayValues } from '../domain/source-comparison.js';
+import type { SourceValueRow } from '../domain/source-values.js';
+import type { RatesStore, SourceRatesStore } from '../storage/ports.js';
+
+/** The ECB's id: its figures live in the rates store, every other source's in the source rates store. */
+const ECB = 'ecb';
+
+/** An enabled source as the view needs it: its id and the currency it quotes against. */
+export interface ServedSource {
+  id: string;
+  base: string;
+}
 
 /**
- * The snapshot every request reads. Refreshing asks the store for its version and, only when it
- * moved, for the days written since the version held: a daily run costs one small query.
+ * The snapshot every request reads, from every enabled source (DECISIONS §9). Refreshing asks each
+ * store for its version and, only when it moved, for what was written since: a daily run costs a
+ * small query or two. With only the ECB enabled every day is the ECB's own, as it always was.
  */
 export class RatesView {
   private current = RatesSnapshot.empty();
+  /** Each snapshot's number, for what is kept by data version (http/response-cache.ts). */
+  private generation = 0;
+  private ecbVersion = 0;
+  private othersVersion = 0;
+  private readonly ecbDays = new Map<string, EncodedDay>();
+  /** The other sources' values by source, then by day, then by currency. */
+  private readonly otherDays = new Map<string, Map<string, Map<string, string>>>();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly store: RatesStore,
+    private readonly stores: { rates: RatesStore; sourceRates: SourceRatesStore },
     private readonly tracked: TrackedCurrencies,
+    /** Enabled sources, highest priority first (default: the ECB alone). */
+    private readonly sources: readonly ServedSource[] = [{ id: ECB, base: 'EUR' }],
+    /** The current UTC date (YYYY-MM-DD): "latest" never picks a day after it. */
+    private readonly today: () => string = () => new Date().toISOString().slice(0, 10),
   ) {}
 
   get snapshot(): RatesSnapshot {
     return this.current;
   }
 
-  /** True when new data was loaded. */
-  async refresh(): Promise<boolean> {
-    const held = this.current.version;
-    if ((await this.store.version()) === held) return false;
-    const { days, version } = await this.store.daysSince(held);
-    this.current = this.current.withDays(days, version, this.tracked.codes);
+  /**
+   * True when new data was loaded (or the date moved on, which "latest" depends on). One load at
+   * a time: the refresher and a scheduled ingestion both ask, and each load builds on the last.
+   */
+  refresh(): Promise<boolean> {
+    const run = this.queue.then(() => this.load());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async load(): Promise<boolean> {
+    const ecbEnabled = this.sources.some((source) => source.id === ECB);
+    const othersEnabled = this.sources.some((source) => source.id !== ECB);
+    const [ecbVersion, othersVersion] = await Promise.all([
+      ecbEnabled ? this.stores.rates.version() : this.ecbVersion,
+      othersEnabled ? this.stores.sourceRates.version() : this.othersVersion,
+    ]);
+    const today = this.today();
+    if (ecbVersion === this.ecbVersion && othersVersion === this.othersVersion && today === this.current.today) return false;
+    const touched = new Set<string>();
+    if (ecbVersion !== this.ecbVersion) {
+      const { days, version } = await this.stores.rates.daysSince(this.ecbVersion);
+      for (const day of days) {
+        this.ecbDays.set(day.date, day);
+        touched.add(day.date);
+      }
+      this.ecbVersion = version;
+    }
+    if (othersVersion !== this.othersVersion) {
+      const { rows, version } = await this.stores.sourceRates.rowsSince(this.othersVersion);
+      for (const date of this.keepOthers(rows)) touched.add(date);
+      this.othersVersion = version;
+    }
+    this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today);
     return true;
+  }
+
+  /** Keeps the rows of enabled sources; returns the days they touch. */
+  private keepOthers(rows: readonly SourceValueRow[]): Set<string> {
+    const touched = new Set<string>();
+    for (const row of rows) {
+      if (!this.sources.some((source) => source.id === row.source)) continue;
+      let ofSource = this.otherDays.get(row.source);
+      if (!ofSource) this.otherDays.set(row.source, (ofSource = new Map()));
+      let ofDay = ofSource.get(row.date);
+      if (!ofDay) ofSource.set(row.date, (ofDay = new Map()));
+      ofDay.set(row.currency, row.value);
+      touched.add(row.date);
+    }
+    return touched;
+  }
+
+  /** A day from every enabled source with values on it: the ECB's own day when it is the only one. */
+  private dayOn(date: string): Day {
+    const ecb = this.ecbDays.get(date);
+    const others = this.sources.filter(({ id }) => id !== ECB && this.otherDays.get(id)?.has(date));
+    if (ecb && others.length === 0) return ecbDay(ecb, this.tracked.codes);
+    const layers: SourceDayValues[] = [];
+    for (const { id, base } of this.sources) {
+      if (id !== ECB) {
+        const values = this.otherDays.get(id)?.get(date);
+        if (values) layers.push({ source: id, base, terms: 'base-per-unit', values });
+      } else if (ecb) {
+        layers.push({ source: id, base, terms: 'units-per-base', values: decodeDayRates(ecb.rates, () => true) });
+      }
+    }
+    return new BlendedDay(date, layers, this.tracked.codes);
   }
 }

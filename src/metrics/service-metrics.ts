@@ -133,7 +133,7 @@ export class ServiceMetrics {
       aggregator: 'min',
       collect() {
         const newest = view.snapshot.latestWith([]);
-        this.set(newest === undefined ? 0 : newest.rates.size + (tracked.has('EUR') ? 1 : 0));
+        this.set(newest === undefined ? 0 : newest.size);
       },
     });
     new Gauge({

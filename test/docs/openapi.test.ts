@@ -232,7 +232,7 @@ test('the OpenAPI document', async (t) => {
     const app = buildApp({
       config: loadConfig({}),
       tracked,
-      view: new RatesView(stores.rates, tracked),
+      view: new RatesView(stores, tracked),
       sources: new SourcesView(stores, []),
       keys,
       quota: { consume: down, usage: down },

@@ -21,7 +21,7 @@ function* randomFactors(random: () => number, count: number) {
   for (let i = 0; i < count; i++) {
     const numerator = decimalText(random, 6, 6);
     const denominator = decimalText(random, 6, 6);
-    if (decimal(denominator).units !== 0n) yield { numerator, denominator, factor: new ScaleFactor(decimal(numerator), decimal(denominator)) };
+    if (decimal(denominator).units !== 0n) yield { numerator, denominator, factor: new ScaleFactor(ratio(decimal(numerator), decimal(denominator))) };
   }
 }
 
@@ -71,7 +71,7 @@ test('when a result lies exactly halfway between two millionths, then it rounds 
   ];
   for (const [value, numerator, denominator, want] of cases) {
     assert.equal(expected(value, numerator, denominator), want, `the oracle agrees on ${value} × ${numerator} / ${denominator}`);
-    assertScaled(value, numerator, denominator, new ScaleFactor(decimal(numerator), decimal(denominator)), want);
+    assertScaled(value, numerator, denominator, new ScaleFactor(ratio(decimal(numerator), decimal(denominator))), want);
   }
 });
 

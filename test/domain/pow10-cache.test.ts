@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { decimal, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
+import { decimal, ratio, ScaleFactor, scaledBy, scaleRounded } from '../../src/domain/money.js';
 import { divide, formatHalfUp6, multiply, parseDecimal } from '../helpers/oracle.js';
 
 /**
@@ -38,13 +38,13 @@ test('when values with 40-digit fractions are scaled, then the results are exact
   ];
   for (const [value, numerator, denominator] of cases) {
     const want = expected(value, numerator, denominator);
-    assert.equal(scaledBy(decimal(value), new ScaleFactor(decimal(numerator), decimal(denominator))), want, `${value} × ${numerator} / ${denominator}`);
+    assert.equal(scaledBy(decimal(value), new ScaleFactor(ratio(decimal(numerator), decimal(denominator)))), want, `${value} × ${numerator} / ${denominator}`);
     assert.equal(scaleRounded(decimal(value), decimal(numerator), decimal(denominator)), want);
   }
 });
 
 test('when a value with a 20,000-digit fraction is scaled, then the result is exact and no table of powers of ten is kept afterwards', () => {
-  const factor = new ScaleFactor(decimal('186.75'), decimal('1.1684'));
+  const factor = new ScaleFactor(ratio(decimal('186.75'), decimal('1.1684')));
   scaledBy(decimal('1.5'), factor); // warm up: whatever small powers money needs are made now
   const value = `3.${digits(20_000)}`;
   const want = expected(value, '186.75', '1.1684');

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RatesSnapshot } from '../../src/domain/snapshot.js';
+import { ecbDay, RatesSnapshot } from '../../src/domain/snapshot.js';
 
 const DATES = ['2020-01-02', '2020-01-03', '2020-01-06', '2020-01-07', '2020-01-10'];
 const snapshot = RatesSnapshot.empty().withDays(
-  DATES.map((date) => ({ date, rates: 'USD=1.1' })),
+  DATES.map((date) => ecbDay({ date, rates: 'USD=1.1' }, new Set(['USD']))),
   1,
-  new Set(['USD']),
 );
 const between = (start: string, end: string | undefined) => snapshot.daysBetween(start, end).map((day) => day.date);
 
@@ -32,7 +31,10 @@ test('when the first and last days quoting several codes are asked, then they ar
     '2020-01-07': 'USD=1.1;GBP=0.8;JPY=121',
     '2020-01-10': 'USD=1.1;GBP=0.9;JPY=122',
   };
-  const gaps = RatesSnapshot.empty().withDays(Object.entries(quotes).map(([date, rates]) => ({ date, rates })), 1, new Set(['USD', 'GBP', 'JPY']));
+  const gaps = RatesSnapshot.empty().withDays(
+    Object.entries(quotes).map(([date, rates]) => ecbDay({ date, rates }, new Set(['USD', 'GBP', 'JPY']))),
+    1,
+  );
   const firstAndLast = (codes: string[], start: string, end: string | undefined) => gaps.firstAndLastWith(codes, start, end)?.map((day) => day.date);
   assert.deepEqual(firstAndLast(['EUR'], '2020-01-01', undefined), ['2020-01-02', '2020-01-10']);
   assert.deepEqual(firstAndLast(['GBP'], '2020-01-01', undefined), ['2020-01-03', '2020-01-10']);

@@ -11,7 +11,7 @@ export async function fullHistoryView(t: TestContext): Promise<{ view: RatesView
   t.after(() => stores.close());
   await runIngestion(stores.rates, { file: HISTORY_ZIP });
   const tracked = new TrackedCurrencies(DEFAULT_TRACKED);
-  const view = new RatesView(stores.rates, tracked);
+  const view = new RatesView(stores, tracked);
   await view.refresh();
   return { view, tracked };
 }

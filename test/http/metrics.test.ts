@@ -108,7 +108,7 @@ test('when this process runs the scheduled ingestion, then its runs, failures an
   const stores = await openStores('sqlite::memory:');
   t.after(() => stores.close());
   const tracked = new TrackedCurrencies(['EUR', 'USD']);
-  const metrics = new ServiceMetrics(new RatesView(stores.rates, tracked), tracked);
+  const metrics = new ServiceMetrics(new RatesView(stores, tracked), tracked);
   const clock = new ManualClock(Date.UTC(2026, 6, 6, 16, 30));
   const run = (url: string) =>
     runClaimedIngestion(

@@ -68,7 +68,7 @@ test('when two workers serve one instance, then its counters are summed and the 
   const tracked = new TrackedCurrencies(['EUR', 'USD', 'JPY']);
   const workers = await Promise.all(
     [0, 1].map(async () => {
-      const view = new RatesView(stores.rates, tracked);
+      const view = new RatesView(stores, tracked);
       await view.refresh();
       return new ServiceMetrics(view, tracked);
     }),

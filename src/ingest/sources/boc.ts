@@ -19,6 +19,11 @@ export const boc: SourceAdapter = {
   name: 'Bank of Canada',
   base: 'CAD',
   terms: 'base-per-unit',
+  // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
+  codes: [
+    'AUD BRL CAD CHF CNY EUR GBP HKD IDR INR JPY KRW MXN NOK NZD PEN RUB SAR SEK SGD TRY TWD',
+    'USD ZAR',
+  ].join(' ').split(' '),
   homepage: 'https://www.bankofcanada.ca/rates/exchange/daily-exchange-rates/',
   schedule: {
     localTime: '16:30',

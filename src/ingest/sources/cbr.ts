@@ -31,6 +31,12 @@ export const cbr: SourceAdapter = {
   name: 'Bank of Russia',
   base: 'RUB',
   terms: 'base-per-unit',
+  // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
+  codes: [
+    'AED AMD AUD AZN BDT BHD BOB BRL BYN CAD CHF CNY CUP CZK DKK DZD EGP ETB EUR GBP GEL HKD',
+    'HUF IDR INR IRR JPY KGS KRW KZT MDL MMK MNT NGN NOK NZD OMR PLN QAR RON RSD RUB SAR SEK',
+    'SGD THB TJS TMT TRY UAH USD UZS VND XDR ZAR',
+  ].join(' ').split(' '),
   homepage: 'https://www.cbr.ru/eng/currency_base/daily/',
   schedule: {
     localTime: '15:30',

@@ -13,6 +13,11 @@ export const cnb: SourceAdapter = {
   name: 'Česká národní banka',
   base: 'CZK',
   terms: 'base-per-unit',
+  // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
+  codes: [
+    'AUD BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP',
+    'PLN RON SEK SGD THB TRY USD XDR ZAR',
+  ].join(' ').split(' '),
   homepage: 'https://www.cnb.cz/en/financial-markets/foreign-exchange-market/central-bank-exchange-rate-fixing/',
   schedule: {
     localTime: '14:30',

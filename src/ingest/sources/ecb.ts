@@ -1,3 +1,4 @@
+import { DEFAULT_TRACKED } from '../../domain/currencies.js';
 import { ECB_URLS } from '../sources.js';
 import type { SourceAdapter } from './source-adapter.js';
 
@@ -11,6 +12,7 @@ export const ecb: SourceAdapter = {
   name: 'European Central Bank',
   base: 'EUR',
   terms: 'units-per-base',
+  codes: DEFAULT_TRACKED.filter((code) => code !== 'EUR'),
   homepage: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html',
   schedule: {
     localTime: '16:00',

@@ -18,6 +18,16 @@ export const nbp: SourceAdapter = {
   name: 'Narodowy Bank Polski',
   base: 'PLN',
   terms: 'base-per-unit',
+  // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
+  codes: [
+    'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BND BOB BRL BSD BWP BYN BZD CAD',
+    'CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD GBP GEL GHS GIP',
+    'GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KRW',
+    'KWD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN',
+    'NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR',
+    'SDG SEK SGD SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX',
+    'USD UYU UZS VES VND VUV WST XAF XCD XCG XDR XOF XPF YER ZAR ZMW ZWG',
+  ].join(' ').split(' '),
   homepage: 'https://api.nbp.pl/en.html',
   schedule: {
     localTime: '12:15',

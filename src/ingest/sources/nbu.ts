@@ -18,6 +18,12 @@ export const nbu: SourceAdapter = {
   name: 'National Bank of Ukraine',
   base: 'UAH',
   terms: 'base-per-unit',
+  // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
+  codes: [
+    'AED AUD AZN BDT CAD CHF CNY CZK DKK DZD EGP EUR GBP GEL HKD HUF IDR ILS INR JPY KRW KZT',
+    'LBP MDL MXN MYR NOK NZD PLN RON RSD SAR SEK SGD THB TND TRY UAH USD VND XAG XAU XDR XPD',
+    'XPT ZAR',
+  ].join(' ').split(' '),
   homepage: 'https://bank.gov.ua/en/markets/exchangerates',
   schedule: {
     localTime: '16:00',

@@ -1,3 +1,4 @@
+import { DEFAULT_TRACKED } from '../../domain/currencies.js';
 import { boc } from './boc.js';
 import { cbr } from './cbr.js';
 import { cnb } from './cnb.js';
@@ -13,4 +14,15 @@ export const SOURCE_IDS: readonly string[] = SOURCE_ADAPTERS.map((adapter) => ad
 
 export function sourceAdapter(id: string): SourceAdapter | undefined {
   return SOURCE_ADAPTERS.find((adapter) => adapter.id === id);
+}
+
+/**
+ * The tracked set when CURRENCIES is not set (DECISIONS §9): the ECB's reference set with only the
+ * ECB enabled, else every code an enabled source publishes, and EUR.
+ */
+export function defaultTracked(ids: readonly string[]): string[] {
+  if (ids.length === 1 && ids[0] === 'ecb') return [...DEFAULT_TRACKED];
+  const codes = new Set<string>(['EUR']);
+  for (const id of ids) for (const code of sourceAdapter(id)?.codes ?? []) codes.add(code);
+  return [...codes].sort();
 }

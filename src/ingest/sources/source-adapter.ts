@@ -44,6 +44,12 @@ export interface SourceAdapter {
   /** ISO code of the currency the bank quotes against. */
   readonly base: string;
   readonly terms: SourceTerms;
+  /**
+   * The currencies the source publishes (its base among them; EUR always, since every rate is
+   * per 1 EUR): with more sources than the ECB enabled, the tracked set is their union
+   * (DECISIONS §9). A test holds each list to the codes of the source's recorded files.
+   */
+  readonly codes: readonly string[];
   /** The bank's public page describing the feed (for /sources). */
   readonly homepage: string;
   readonly schedule: PublicationSchedule;
