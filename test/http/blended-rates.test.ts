@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cbrDate, cbrValue, nbpValue, perEuroFrom } from '../helpers/bank-text-oracle.js';
+import { cbrDate, cbrValue, firstOf, nbpValue, perEuroFrom, rateSet } from '../helpers/bank-text-oracle.js';
 import { HISTORY_ZIP, historyCsvText, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
 import { expectJson } from '../helpers/http-expect.js';
 import { divide, formatHalfUp6, multiply, parseDecimal, subtract, type Rational } from '../helpers/oracle.js';
@@ -22,18 +22,8 @@ const CBR_FILE = { source: 'cbr', file: join(PROVIDER_FIXTURES, PROVIDER_FILES.c
 const ECB_2025 = 'EUR USD JPY BGN CZK DKK GBP HUF PLN RON SEK CHF ISK NOK TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR'.split(' ');
 const ONE: Rational = { num: 1n, den: 1n };
 
-/** A day's rate per 1 EUR from the sources in priority order, each a lookup that may not have it. */
-function firstOf(...sources: ((code: string) => Rational | undefined)[]): (code: string) => Rational | undefined {
-  return (code) => {
-    for (const source of sources) {
-      const rate = source(code);
-      if (rate !== undefined) return rate;
-    }
-    return undefined;
-  };
-}
-
 const ecbOn = (date: string) => (code: string) => {
+  if (!history.has(date)) return undefined;
   if (code === 'EUR') return ONE;
   const text = history.get(date)?.[code];
   return text === undefined ? undefined : parseDecimal(text);
@@ -41,17 +31,6 @@ const ecbOn = (date: string) => (code: string) => {
 const nbpOn = (date: string) => (code: string) =>
   nbpValue(date, 'EUR') && (code === 'PLN' || nbpValue(date, code)) ? perEuroFrom((c) => nbpValue(date, c), 'PLN', code) : undefined;
 const cbr = (code: string) => (code === 'RUB' || cbrValue(code) ? perEuroFrom(cbrValue, 'RUB', code) : undefined);
-
-/** The answer /rates/{date} must give: each of `codes` the day has, in `base`, keys alphabetical. */
-function rateSet(rateOf: (code: string) => Rational | undefined, date: string, base: string, codes: readonly string[]) {
-  const baseRate = rateOf(base)!;
-  const rates: Record<string, string> = {};
-  for (const code of [...codes].sort()) {
-    const rate = rateOf(code);
-    if (rate !== undefined) rates[code] = formatHalfUp6(divide(rate, baseRate));
-  }
-  return { base, date, rates };
-}
 
 test('when the ECB and NBP are enabled in that order, then each rate on 2026-03-04 is the first source\'s P(EUR)/P(X), exactly', async (t) => {
   const server = await startTestServer(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'ecb,nbp' } });
