@@ -76,9 +76,9 @@ export function historyLines(config: string, figures: HistoryFigures): { facts: 
       `${config}: ${fluctuation.answers} whole-history fluctuations, every URL new (31 bases × every start of 1998), one connection: p50 ${fluctuation.p50.toFixed(2)} ms, p99 ${fluctuation.p99.toFixed(2)} ms, server CPU ${cpuMsText(fluctuation.cpuUsPerAnswer)} ms per answer`,
     ],
     targets: [
-      `Whole history p99 ≤ ${HISTORY_TARGETS.wholeP99Ms} ms at ${WHOLE_HISTORY_CONNECTIONS} connections: ${whole.p99.toFixed(1)} ms, ${verdict(whole.p99 <= HISTORY_TARGETS.wholeP99Ms)}`,
-      `RSS ≤ ${HISTORY_TARGETS.rssMb} MB after ${whole.answers} whole-history answers: ${whole.rssMb.toFixed(0)} MB, ${verdict(whole.rssMb <= HISTORY_TARGETS.rssMb)}`,
-      `Whole-history fluctuation ≤ ${HISTORY_TARGETS.fluctuationMs} ms of server time (the server's CPU per answer, the HTTP request and its count included): ${cpuMsText(fluctuation.cpuUsPerAnswer)} ms, ${verdict(fluctuation.cpuUsPerAnswer !== undefined && fluctuation.cpuUsPerAnswer / 1000 <= HISTORY_TARGETS.fluctuationMs)}`,
+      `${config}: whole history p99 ≤ ${HISTORY_TARGETS.wholeP99Ms} ms at ${WHOLE_HISTORY_CONNECTIONS} connections: ${whole.p99.toFixed(1)} ms, ${verdict(whole.p99 <= HISTORY_TARGETS.wholeP99Ms)}`,
+      `${config}: RSS ≤ ${HISTORY_TARGETS.rssMb} MB after ${whole.answers} whole-history answers: ${whole.rssMb.toFixed(0)} MB, ${verdict(whole.rssMb <= HISTORY_TARGETS.rssMb)}`,
+      `${config}: whole-history fluctuation ≤ ${HISTORY_TARGETS.fluctuationMs} ms of server time (the server's CPU per answer, the HTTP request and its count included): ${cpuMsText(fluctuation.cpuUsPerAnswer)} ms, ${verdict(fluctuation.cpuUsPerAnswer !== undefined && fluctuation.cpuUsPerAnswer / 1000 <= HISTORY_TARGETS.fluctuationMs)}`,
     ],
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,6 +8,8 @@ import { ratesBetween } from '../src/domain/range-queries.js';
 import { latestRates } from '../src/domain/rate-queries.js';
 import { rateRangeJson } from '../src/http/rate-range-formats.js';
 import { runIngestion } from '../src/ingest/run-ingestion.js';
+import { runSourceIngestion } from '../src/ingest/run-source-ingestion.js';
+import { sourceAdapter, SOURCE_IDS } from '../src/ingest/sources/registry.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
 import { diskSyncLatency } from './disk-sync.js';
@@ -68,6 +70,8 @@ const timed = generator.load;
 /** Durable writes timed before the run, the floor under the quota's commits. */
 const SYNC_PROBES = quick ? 500 : 2_000;
 const HISTORY = join(ROOT, 'test', 'fixtures', 'ecb', 'eurofxref-hist.zip');
+/** The other banks' recorded responses, each named after its source (`nbp-table-a-….json`). */
+const PROVIDERS = join(ROOT, 'test', 'fixtures', 'providers');
 const work = mkdtempSync(join(tmpdir(), 'currency-rates-bench-'));
 const started = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
@@ -212,11 +216,11 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
 }
 
 /** The history measurements (bench/history-load.ts), on a server of their own: its RSS is theirs alone. */
-async function measureHistoryAlone(env: NodeJS.ProcessEnv, storeConfig: StoreConfig): Promise<HistoryFigures> {
+async function measureHistoryAlone(env: NodeJS.ProcessEnv, storeConfig: StoreConfig): Promise<HistoryFigures & { startMs: number }> {
   const { key } = await newKey(storeConfig);
   const server = await spawnAndWait(SERVE, env, join(work, 'history.log'), '/health');
   try {
-    return await measureHistory(server.url, key, server.child.pid!, DEFAULT_TRACKED, server.died);
+    return { ...(await measureHistory(server.url, key, server.child.pid!, DEFAULT_TRACKED, server.died)), startMs: server.startMs };
   } finally {
     await server.stop();
   }
@@ -270,7 +274,7 @@ async function main(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const view = new RatesView(stores.rates, new TrackedCurrencies(DEFAULT_TRACKED));
+  const view = new RatesView(stores, new TrackedCurrencies(DEFAULT_TRACKED));
   t = performance.now();
   await view.refresh();
   const loadMs = performance.now() - t;
@@ -331,6 +335,21 @@ async function main(): Promise<void> {
   log('history: the whole history and fluctuations, on a fresh SQLite server');
   const history = historyLines('SQLite, a fresh server', await measureHistoryAlone({ ...baseEnv, DATABASE_URL: sqliteUrl }, { databaseUrl: sqliteUrl }));
 
+  // The same with every source enabled (DECISIONS §9): the ECB's history and each bank's recorded files.
+  const everyUrl = `sqlite:${join(work, 'every-source.db')}`;
+  const everyStores = await openStores(everyUrl);
+  await runIngestion(everyStores.rates, { file: HISTORY });
+  t = performance.now();
+  let bankValues = 0;
+  for (const file of readdirSync(PROVIDERS).sort()) {
+    bankValues += (await runSourceIngestion(everyStores, sourceAdapter(file.slice(0, 3))!, { file: join(PROVIDERS, file) })).rates;
+  }
+  const banksMs = performance.now() - t;
+  await everyStores.close();
+  log(`every source: ${bankValues} bank values ingested in ${banksMs.toFixed(0)} ms; the history again`);
+  const everyFigures = await measureHistoryAlone({ ...baseEnv, DATABASE_URL: everyUrl, SOURCES: SOURCE_IDS.join(',') }, { databaseUrl: everyUrl });
+  const everySource = historyLines(`SQLite, every source (${SOURCE_IDS.join(',')})`, everyFigures);
+
   const markdown = formatReport({
     quick,
     rows,
@@ -341,6 +360,8 @@ async function main(): Promise<void> {
       `Server start with the full history loaded (spawn → first answer): ${measured.map(({ config, startMs }) => `${config}: ${startMs.toFixed(0)} ms`).join('; ')}`,
       ...measured.map((m) => `Quota exactness — ${exactnessLine(m)}`),
       ...history.facts,
+      `Every source enabled: the banks' recorded files (${bankValues} values) ingested in ${banksMs.toFixed(0)} ms; that server's start with everything loaded (spawn → first answer): ${everyFigures.startMs.toFixed(0)} ms`,
+      ...everySource.facts,
       ...measured.flatMap(({ config, parse }) =>
         parse
           ? [`Reading one answer, on the load generator's own parser (autocannon's http-parser-js, each answer parsed ${PARSES.toLocaleString('en')} times in ${PARSE_ROUNDS} interleaved rounds, the median): ${config}'s rates/latest ${parseText(parse.service)}, the baseline's ${parseText(parse.baseline)}. Same body; the service's head carries the headers every answer must (request id, CORS, quota, ETag). The generator shares the cores with the server, so what it spends per answer is part of every ratio: see its CPU per answer in the table.`]
@@ -355,6 +376,7 @@ async function main(): Promise<void> {
           exactness: measured,
         }),
         ...history.targets,
+        ...everySource.targets,
       ],
     },
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator (${generator.named}, 50 keep-alive connections) on the same machine`,
