@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, skipWithoutChromium } from '../helpers/chromium.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { startTestServer, tempDir } from '../helpers/test-server.js';
+import { startTestServer } from '../helpers/test-server.js';
 
 /**
  * DECISIONS §11: /docs sends a Content-Security-Policy allowing its own origin only, and
@@ -80,25 +79,12 @@ test('when /docs/static/index.html is asked with a query, then one redirect lead
   assert.match(await page.text(), /<title>currency-rates API reference<\/title>/);
 });
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = !existsSync(CHROMIUM);
-
 test(
   'when /docs is opened in Chromium, then it renders under its CSP with no violation, and a script injected inline does not run',
-  { skip: missing && `${CHROMIUM} is missing (apt-get install chromium)`, timeout: 60_000 },
+  { skip: skipWithoutChromium(), timeout: 60_000 },
   async (t) => {
     const server = await startTestServer(t, { ingest: ['hist.csv'] });
-    const profile = tempDir(t);
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    t.after(async () => {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const { page } = await openBrowser(t, server.url);
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, skipWithoutChromium } from '../helpers/chromium.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -14,7 +14,6 @@ import { startTestServer } from '../helpers/test-server.js';
  * temp dir, so a test run leaves the work tree as it was.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const SCREENSHOT = join(ROOT, 'docs', 'reference-page.png');
 const ENDPOINTS = [
@@ -27,48 +26,14 @@ const ENDPOINTS = [
   '/api/v1/currencies',
 ];
 
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.CI === 'true') {
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package; the browser test must run in CI`);
-}
 
 test(
   'when /docs is opened in Chromium, then it lists the seven endpoints and a request sent from it gets a real 200',
-  { skip: missing && `${CHROMIUM} is missing (apt-get install chromium): the browser test is skipped outside CI`, timeout: 60_000 },
+  { skip: skipWithoutChromium(), timeout: 60_000 },
   async (t) => {
     const server = await startTestServer(t, { ingest: ['hist.csv'] });
-    // Not tempDir's: Chromium writes its profile while it closes, so it is removed after the close.
-    const profile = mkdtempSync(join(tmpdir(), 'currency-rates-chromium-'));
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
-    t.after(async () => {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
-
     // Offline for real: anything not addressed to the server is refused and remembered.
-    const elsewhere: string[] = [];
-    await browser.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${server.url}/`)) return route.continue();
-      elsewhere.push(url);
-      return route.abort();
-    });
-
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const { page, elsewhere } = await openBrowser(t, server.url);
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(`${server.url}/docs`);
@@ -108,7 +73,7 @@ test(
     const bottom = await page
       .locator('#operations-Currencies-listCurrencies')
       .evaluate((element) => element.getBoundingClientRect().bottom + (globalThis as unknown as { scrollY: number }).scrollY);
-    const target = process.env.UPDATE_SCREENSHOT === '1' ? SCREENSHOT : join(profile, 'reference-page.png');
+    const target = process.env.UPDATE_SCREENSHOT === '1' ? SCREENSHOT : join(tempDir(t), 'reference-page.png');
     mkdirSync(join(target, '..'), { recursive: true });
     await page.screenshot({ path: target, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) } });
   },

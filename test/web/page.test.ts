@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { openBrowser, skipWithoutChromium } from '../helpers/chromium.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
 import { randomAmount } from '../helpers/random-amounts.js';
 import { seededRandom } from '../helpers/seeded-random.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -18,7 +19,6 @@ import { read, startTestServer } from '../helpers/test-server.js';
  * the shots go to a temp dir, so a test run leaves the work tree as it was.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const SEED = 40;
 const NEWEST = '2026-04-13';
@@ -26,10 +26,6 @@ const NEWEST = '2026-04-13';
 const RANGES = { '1m': '2026-03-13', '1y': '2025-04-13', '5y': '2021-04-13', all: '1999-01-04' } as const;
 const INVALID_KEY = 'Invalid API key. Check the key, or ask the operator for one (currency-rates keys create).';
 
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.CI === 'true') {
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package; the browser test must run in CI`);
-}
 
 type Json = Record<string, unknown>;
 /** The few browser globals the checks read inside the page (the server's tsconfig has no DOM lib). */
@@ -43,7 +39,7 @@ type Browser = {
 
 test(
   'when / is used in Chromium, then the converter shows the API\'s result, the chart one point per day of each range, and a bad key the 401 in words',
-  { skip: missing && `${CHROMIUM} is missing (apt-get install chromium): the browser test is skipped outside CI`, timeout: 180_000 },
+  { skip: skipWithoutChromium(), timeout: 180_000 },
   async (t) => {
     const server = await startTestServer(t, { ingest: [HISTORY_ZIP] });
     const api = async (path: string) => {
@@ -51,38 +47,8 @@ test(
       assert.equal(answer.status, 200, `${path}: ${answer.text}`);
       return answer.json as Json;
     };
-    // Not tempDir's: Chromium writes its profile while it closes, so it is removed after the close.
-    const profile = mkdtempSync(join(tmpdir(), 'currency-rates-chromium-'));
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
-    t.after(async () => {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
-
     // Offline for real: anything not addressed to the server is refused and remembered.
-    const elsewhere: string[] = [];
-    await browser.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${server.url}/`)) return route.continue();
-      elsewhere.push(url);
-      return route.abort();
-    });
-
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const { browser, page, elsewhere } = await openBrowser(t, server.url);
     page.setDefaultTimeout(15_000);
     // A CSP violation is reported as a console error, as is any failed load.
     const problems: string[] = [];
@@ -211,7 +177,7 @@ test(
     await page.locator('#convert-date').fill('');
     await page.getByLabel('Amount').press('Enter');
     await page.locator('#convert-output[data-kind="info"] #convert-result').waitFor();
-    const shots = process.env.UPDATE_SCREENSHOT === '1' ? join(ROOT, 'docs') : profile;
+    const shots = process.env.UPDATE_SCREENSHOT === '1' ? join(ROOT, 'docs') : tempDir(t);
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, 'web-page-desktop.png'), fullPage: true });
 
