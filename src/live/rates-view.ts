@@ -45,8 +45,8 @@ export class RatesView {
   }
 
   /**
-   * True when new data was loaded (or the date moved on, which "latest" depends on). One load at
-   * a time: the refresher and a scheduled ingestion both ask, and each load builds on the last.
+   * True when new data was loaded. A new UTC date also makes a new snapshot ("latest" depends on
+   * it). One load at a time: the refresher and a scheduled ingestion both ask, each builds on the last.
    */
   refresh(): Promise<boolean> {
     const run = this.queue.then(() => this.load());
@@ -62,7 +62,8 @@ export class RatesView {
       othersEnabled ? this.stores.sourceRates.version() : this.othersVersion,
     ]);
     const today = this.today();
-    if (ecbVersion === this.ecbVersion && othersVersion === this.othersVersion && today === this.current.today) return false;
+    const moved = ecbVersion !== this.ecbVersion || othersVersion !== this.othersVersion;
+    if (!moved && today === this.current.today) return false;
     const touched = new Set<string>();
     if (ecbVersion !== this.ecbVersion) {
       const { days, version } = await this.stores.rates.daysSince(this.ecbVersion);
@@ -78,7 +79,7 @@ export class RatesView {
       this.othersVersion = version;
     }
     this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today);
-    return true;
+    return moved;
   }
 
   /** Keeps the rows of enabled sources; returns the days they touch. */

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TrackedCurrencies } from '../../src/domain/currencies.js';
+import { roundedRatio } from '../../src/domain/money.js';
+import { RatesView } from '../../src/live/rates-view.js';
+import { openStores } from '../../src/storage/open-stores.js';
+
+/**
+ * The view behind every answer (DECISIONS §9): it serves the enabled sources only, each day from
+ * the first of them that has a code, reloads only when a store moved, makes a new snapshot when
+ * the UTC date moves ("latest" depends on it), and loads one refresh at a time.
+ */
+
+const TRACKED = new TrackedCurrencies(['EUR', 'USD', 'PLN', 'RUB']);
+const SOURCES = [{ id: 'ecb', base: 'EUR' }, { id: 'nbp', base: 'PLN' }];
+
+async function storesWithData(t: import('node:test').TestContext) {
+  const stores = await openStores('sqlite::memory:');
+  t.after(() => stores.close());
+  await stores.rates.merge([{ date: '2026-03-04', currency: 'USD', rate: '1.1649' }]);
+  // NBP: PLN per unit. CBR is stored too, but not enabled.
+  await stores.sourceRates.merge('nbp', [
+    { date: '2026-03-04', currency: 'EUR', value: '4.2516' },
+    { date: '2026-03-04', currency: 'USD', value: '3.6770' },
+    { date: '2026-03-05', currency: 'EUR', value: '4.25' },
+    { date: '2026-03-05', currency: 'RUB', value: '0.0415' },
+  ]);
+  await stores.sourceRates.merge('cbr', [{ date: '2026-03-06', currency: 'EUR', value: '90.5' }]);
+  return stores;
+}
+
+test('when the ECB and NBP are enabled, then each day takes each code from the first of them that has it, and a source not enabled is not served', async (t) => {
+  const stores = await storesWithData(t);
+  const view = new RatesView(stores, TRACKED, SOURCES, () => '2026-03-10');
+  assert.equal(await view.refresh(), true);
+  const snapshot = view.snapshot;
+  assert.deepEqual(snapshot.datesNewestFirst, ['2026-03-05', '2026-03-04']);
+  const rate = (date: string, code: string) => {
+    const value = snapshot.day(date)?.rate(code);
+    return value === undefined ? undefined : roundedRatio(value);
+  };
+  assert.equal(rate('2026-03-04', 'USD'), '1.164900', "the ECB's own figure");
+  assert.equal(rate('2026-03-04', 'PLN'), '4.251600', "NBP's P(EUR): the ECB quotes no PLN here");
+  assert.equal(rate('2026-03-05', 'RUB'), roundedRatio({ num: 42500n, den: 415n }), 'P(EUR) / P(RUB)');
+  assert.equal(rate('2026-03-05', 'USD'), undefined);
+  assert.equal(snapshot.day('2026-03-06'), undefined, 'CBR is not enabled');
+});
+
+test('when nothing moved, then a refresh loads nothing; when the date moves, then only a new snapshot is made', async (t) => {
+  const stores = await storesWithData(t);
+  let today = '2026-03-04';
+  const view = new RatesView(stores, TRACKED, SOURCES, () => today);
+  await view.refresh();
+  const first = view.snapshot;
+  assert.equal(first.latestWith(['RUB']), undefined, '2026-03-05 is after today');
+  assert.equal(await view.refresh(), false);
+  assert.equal(view.snapshot, first, 'the same snapshot');
+
+  today = '2026-03-05';
+  assert.equal(await view.refresh(), false, 'no new data');
+  assert.notEqual(view.snapshot.version, first.version, 'a new snapshot, so nothing kept by version outlives the date');
+  assert.equal(view.snapshot.latestWith(['RUB'])?.date, '2026-03-05');
+
+  await stores.sourceRates.merge('nbp', [{ date: '2026-03-05', currency: 'USD', value: '3.66' }]);
+  assert.equal(await view.refresh(), true);
+  assert.equal(roundedRatio(view.snapshot.day('2026-03-05')!.rate('USD')!), roundedRatio({ num: 425n, den: 366n }));
+});
+
+test('when two refreshes are asked at once after new data, then both end with every day loaded', async (t) => {
+  const stores = await storesWithData(t);
+  const view = new RatesView(stores, TRACKED, SOURCES, () => '2026-03-10');
+  await view.refresh();
+  await stores.rates.merge([{ date: '2026-03-09', currency: 'USD', rate: '1.16' }]);
+  await stores.sourceRates.merge('nbp', [{ date: '2026-03-09', currency: 'EUR', value: '4.26' }]);
+  const results = await Promise.all([view.refresh(), view.refresh()]);
+  assert.deepEqual(results, [true, false], 'the second finds the first has loaded it all');
+  const day = view.snapshot.day('2026-03-09')!;
+  assert.deepEqual([roundedRatio(day.rate('USD')!), roundedRatio(day.rate('PLN')!)], ['1.160000', '4.260000']);
+});
