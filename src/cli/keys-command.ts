@@ -45,8 +45,21 @@ function checkedId(positionals: string[], what: string): number | undefined {
 
 const quotaText = (quota: number | null) => (quota === null ? 'the default quota (QUOTA_LIMIT)' : `a quota of ${quota} requests per period`);
 
+/**
+ * `--quota -3` read as `--quota=-3`: parseArgs refuses a value starting with a dash as ambiguous,
+ * which would hide the quota's own message (a whole number from 1 up).
+ */
+function negativeQuotaJoined(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--quota' && /^-\d/.test(args[i + 1] ?? '')) joined.push(`--quota=${args[++i]}`);
+    else joined.push(args[i]!);
+  }
+  return joined;
+}
+
 async function create(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { name: { type: 'string' }, quota: { type: 'string' }, help: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({ args: negativeQuotaJoined(args), options: { name: { type: 'string' }, quota: { type: 'string' }, help: { type: 'boolean' } }, strict: true });
   if (values.help) return void console.log(USAGE.keys);
   const name = checkedName(values.name);
   const quota = values.quota === undefined ? null : checkedQuota(values.quota, false);
@@ -64,7 +77,7 @@ async function list(args: string[]): Promise<void> {
 }
 
 async function update(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { quota: { type: 'string' }, help: { type: 'boolean' } }, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: negativeQuotaJoined(args), options: { quota: { type: 'string' }, help: { type: 'boolean' } }, strict: true, allowPositionals: true });
   if (values.help) return void console.log(USAGE.keys);
   const id = checkedId(positionals, 'update');
   if (id === undefined) throw new UsageError('update takes one key id (a positive integer, see "keys list")', USAGE.keys);

@@ -121,12 +121,14 @@ test('when --quota is not a whole number from 1 to 1000000000, then create and u
   await createKey(env, '--name', 'acme', '--quota', '7');
   const bad = ['0', 'abc', '1.5', '-3', '+5', '1e3', '0x10', ' 5', '', '1000000001', '07', 'default'];
   for (const quota of bad) {
-    // `--quota=-3`: the form parseArgs needs for a value starting with a dash (`--quota -3` is refused too, as ambiguous).
-    const created = await runCli(['keys', 'create', '--name', 'x', `--quota=${quota}`], env);
-    assertRefused(created, 2, /^currency-rates keys: --quota must be a whole number from 1 to 1000000000\n[\s\S]*Usage: currency-rates keys/);
-    if (quota === 'default') continue; // update takes it
-    const updated = await runCli(['keys', 'update', '1', `--quota=${quota}`], env);
-    assertRefused(updated, 2, /^currency-rates keys: --quota must be a whole number from 1 to 1000000000, or default/);
+    // Both spellings, `--quota=-3` and `--quota -3` (a value starting with a dash, which parseArgs alone calls ambiguous).
+    for (const spelled of quota.startsWith('-') ? [[`--quota=${quota}`], ['--quota', quota]] : [[`--quota=${quota}`]]) {
+      const created = await runCli(['keys', 'create', '--name', 'x', ...spelled], env);
+      assertRefused(created, 2, /^currency-rates keys: --quota must be a whole number from 1 to 1000000000\n[\s\S]*Usage: currency-rates keys/);
+      if (quota === 'default') continue; // update takes it
+      const updated = await runCli(['keys', 'update', '1', ...spelled], env);
+      assertRefused(updated, 2, /^currency-rates keys: --quota must be a whole number from 1 to 1000000000, or default/);
+    }
   }
   assertRefused(await runCli(['keys', 'update', '1'], env), 2, /update needs --quota/);
   assertRefused(await runCli(['keys', 'update', '--quota', '5'], env), 2, /update takes one key id/);
