@@ -117,7 +117,7 @@ test(
         assert.equal(await textOf(page, '#convert-result'), `${amount} ${from} = ${String(expected.result)} ${to}`, `${query}`);
         assert.equal(
           await textOf(page, '#convert-output .detail'),
-          `1 ${from} = ${String(expected.rate)} ${to}, at the ECB reference rates of ${String(expected.date)}.`,
+          `1 ${from} = ${String(expected.rate)} ${to}, at the reference rates of ${String(expected.date)}.`,
         );
       }
     });

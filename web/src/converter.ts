@@ -41,6 +41,6 @@ function show(output: HTMLElement, answer: Conversion): void {
   result.append(`${answer.amount} ${answer.from} = `, strong);
   const rate = document.createElement('p');
   rate.className = 'detail';
-  rate.textContent = `1 ${answer.from} = ${answer.rate} ${answer.to}, at the ECB reference rates of ${answer.date}.`;
+  rate.textContent = `1 ${answer.from} = ${answer.rate} ${answer.to}, at the reference rates of ${answer.date}.`;
   output.append(result, rate);
 }

@@ -19,7 +19,7 @@ export function setUpLatest(context: PageContext): void {
       table.tBodies[0]!.replaceChildren(...rows);
       caption.textContent = `Units of each currency per 1 ${answer.base}, ${answer.date}`;
       table.hidden = false;
-      say(output, `${rows.length} rates against ${answer.base}, the ECB reference rates of ${answer.date}.`);
+      say(output, `${rows.length} rates against ${answer.base}, the reference rates of ${answer.date}.`);
     } catch (error) {
       table.hidden = true;
       say(output, error instanceof ApiError ? error.message : String(error), 'error');

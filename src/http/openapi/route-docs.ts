@@ -135,7 +135,9 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   '/api/v1/rates/:date': {
     operationId: 'getRatesOnDate',
     summary: 'Rates on a date',
-    description: 'Rates of exactly that day. Weekends, holidays and future dates are valid dates without rates: 404, with no fallback.',
+    description:
+      'Rates of exactly that day. Weekends, holidays and future dates are valid dates without rates: 404, with no fallback ' +
+      '(a bank publishing the next day in advance gives that day rates).',
     tags: ['Rates'],
     conditional: true,
     parameters: {
