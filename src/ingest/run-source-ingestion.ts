@@ -4,7 +4,7 @@ import type { IngestionReport } from './run-ingestion.js';
 import { describeSource, readSource, type IngestSource } from './sources.js';
 import { combineDocuments } from './sources/day-collector.js';
 import { ecb } from './sources/ecb.js';
-import type { SourceAdapter, SourceDay } from './sources/source-adapter.js';
+import type { DayRange, SourceAdapter, SourceDay } from './sources/source-adapter.js';
 
 export interface SourceIngestionStores {
   rates: RatesStore;
@@ -14,15 +14,17 @@ export interface SourceIngestionStores {
 /**
  * Ingests one source, all or nothing: every document is read and parsed before the store sees a
  * value, then the values are merged in one transaction. `input` is a local file or a URL holding
- * one document of the source; without it the source's own URLs for its latest publication are
- * fetched (NBP: tables A and B) and their days combined.
+ * one document of the source; without it the source's own URLs for its latest publication (or for
+ * `range`) are fetched (NBP: tables A and B) and their days combined.
  */
 export async function runSourceIngestion(
   stores: SourceIngestionStores,
   adapter: SourceAdapter,
   input?: IngestSource,
+  /** Without `input`: the days to fetch instead of the latest publication. */
+  range?: DayRange,
 ): Promise<IngestionReport> {
-  const inputs: IngestSource[] = input ? [input] : adapter.urls().map((url) => ({ url }));
+  const inputs: IngestSource[] = input ? [input] : adapter.urls(range).map((url) => ({ url }));
   const documents: SourceDay[][] = [];
   for (const one of inputs) documents.push(await adapter.parse(await readSource(one), describeSource(one)));
   const name = inputs.map(describeSource).join(' + ');

@@ -6,12 +6,14 @@ import type { JobClaims } from '../storage/ports.js';
 import { nextPublicationRun } from './publication-time.js';
 import { summarise } from './run-ingestion.js';
 import { runSourceIngestion, type SourceIngestionStores } from './run-source-ingestion.js';
-import type { SourceAdapter } from './sources/source-adapter.js';
+import type { DayRange, SourceAdapter } from './sources/source-adapter.js';
 
 /** Long enough for any ingestion; a holder that dies leaves the slot to others after this. */
 const LEASE_MS = 10 * 60_000;
 /** How long after a bank's stated publication time its run starts: banks are sometimes late. */
 export const SOURCE_RUN_DELAY_MINUTES = 30;
+/** How far back a run fetches days it finds missing (a month of outages at the most). */
+export const BACK_FILL_DAYS = 31;
 
 export interface ScheduledSourceDeps {
   stores: SourceIngestionStores;
@@ -27,8 +29,8 @@ export interface ScheduledSourceDeps {
 
 /**
  * One scheduled run of a source for its publication day `day`: whoever claims the slot
- * `ingest:ID:DAY` fetches the bank's latest publication, everyone else steps aside. True when
- * this caller ran it.
+ * `ingest:ID:DAY` fetches the bank's latest publication, and the days missed since the newest
+ * stored one; everyone else steps aside. True when this caller ran it.
  */
 export async function runClaimedSourceIngestion(deps: ScheduledSourceDeps, day: string, holder: string): Promise<boolean> {
   const slot = `ingest:${deps.adapter.id}:${day}`;
@@ -36,8 +38,11 @@ export async function runClaimedSourceIngestion(deps: ScheduledSourceDeps, day: 
     if (!(await deps.jobs.claim(slot, holder, deps.clock.now(), LEASE_MS))) return false;
     let landed = false;
     try {
-      deps.log.info(summarise(await runSourceIngestion(deps.stores, deps.adapter)));
+      const before = await lastStoredDay(deps);
+      const report = await runSourceIngestion(deps.stores, deps.adapter);
+      deps.log.info(summarise(report));
       landed = true;
+      await backFill(deps, missedDays(before, report.firstDate));
       await deps.onLanded();
     } catch (err) {
       deps.log.warn(`scheduled ingestion of ${deps.adapter.id} failed: ${(err as Error).message}; its stored values stay as they are`);
@@ -48,6 +53,41 @@ export async function runClaimedSourceIngestion(deps: ScheduledSourceDeps, day: 
   } catch (err) {
     deps.log.warn(`scheduled ingestion of ${deps.adapter.id} could not be coordinated: ${(err as Error).message}`);
     return false;
+  }
+}
+
+/** The newest day stored of the source, or null when none is. */
+async function lastStoredDay(deps: ScheduledSourceDeps): Promise<string | null> {
+  const { sources } = await deps.stores.sourceRates.summary();
+  return sources.find((summary) => summary.source === deps.adapter.id)?.lastDay ?? null;
+}
+
+const dayAfter = (day: string, days = 1) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The days between the newest stored before a run and the first of the publication it fetched,
+ * when there are any (a run missed while every instance was down, or a bank later than the run):
+ * at most BACK_FILL_DAYS, the latest of them. Nothing before the first ingestion, which is by hand.
+ */
+export function missedDays(lastStored: string | null, fetchedFrom: string): DayRange | undefined {
+  if (lastStored === null) return undefined;
+  const from = dayAfter(lastStored);
+  const to = dayAfter(fetchedFrom, -1);
+  if (from > to) return undefined;
+  const earliest = dayAfter(to, 1 - BACK_FILL_DAYS);
+  return { from: from < earliest ? earliest : from, to };
+}
+
+/**
+ * Fetches the missed days by the bank's range URLs. Its failure (a range with no publication at
+ * all is a 404 at NBP) is only logged: the latest publication has landed either way.
+ */
+async function backFill(deps: ScheduledSourceDeps, missed: DayRange | undefined): Promise<void> {
+  if (missed === undefined) return;
+  try {
+    deps.log.info(`back-filling ${deps.adapter.id}: ${summarise(await runSourceIngestion(deps.stores, deps.adapter, undefined, missed))}`);
+  } catch (err) {
+    deps.log.warn(`back-filling ${deps.adapter.id} from ${missed.from} to ${missed.to} failed: ${(err as Error).message}; fetch it by hand with "currency-rates ingest --source ${deps.adapter.id} --url …"`);
   }
 }
 

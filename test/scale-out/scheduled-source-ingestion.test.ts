@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import pino from 'pino';
-import { runClaimedSourceIngestion, type ScheduledSourceDeps } from '../../src/ingest/scheduled-source-ingestion.js';
+import { missedDays, runClaimedSourceIngestion, type ScheduledSourceDeps } from '../../src/ingest/scheduled-source-ingestion.js';
 import { nbp } from '../../src/ingest/sources/nbp.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import type { OpenedStores } from '../../src/storage/ports.js';
@@ -62,3 +62,59 @@ function scheduledSourceRunsBehave(name: string, storeConfig: (t: TestContext) =
 scheduledSourceRunsBehave('on one SQLite file', async (t) => ({ databaseUrl: `sqlite:${join(tempDir(t), 'jobs.db')}` }));
 const pgMissing = await requireBackend('PostgreSQL');
 scheduledSourceRunsBehave('on PostgreSQL', async (t) => ({ databaseUrl: (await freshPgSchema(t)).url }), pgMissing);
+
+test('when the newest stored day lies before the day before a fetched publication, then the days between are missed: at most 31, none before a first ingestion', () => {
+  assert.equal(missedDays(null, '2026-03-02'), undefined, 'the first ingestion is by hand');
+  assert.equal(missedDays('2026-03-01', '2026-03-02'), undefined);
+  assert.equal(missedDays('2026-03-05', '2026-03-02'), undefined, 'already stored further (a bank publishing ahead)');
+  assert.deepEqual(missedDays('2026-02-27', '2026-03-02'), { from: '2026-02-28', to: '2026-03-01' });
+  assert.deepEqual(missedDays('2025-12-01', '2026-03-02'), { from: '2026-01-30', to: '2026-03-01' });
+});
+
+test('when a run finds days missing before the publication it fetched, then it fetches them by range; a failed range leaves the publication landed and says so', async (t) => {
+  const tableA = providerBytes(PROVIDER_FILES.nbpA);
+  const asked: string[] = [];
+  let rangeAnswers = 200;
+  const feed = createServer((request, response) => {
+    asked.push(request.url!);
+    if (request.url!.includes('/range/')) response.statusCode = rangeAnswers;
+    response.end(rangeAnswers === 200 || !request.url!.includes('/range/') ? tableA : 'Brak danych');
+  });
+  await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => feed.close(() => resolve())));
+  const base = `http://127.0.0.1:${(feed.address() as { port: number }).port}`;
+  const lines: string[] = [];
+  const logged = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line).msg) });
+
+  const stores = await openStores(`sqlite:${join(tempDir(t), 'backfill.db')}`);
+  t.after(() => stores.close());
+  let landed = 0;
+  const deps: ScheduledSourceDeps = {
+    stores, jobs: stores.jobs, log: logged, clock: new ManualClock(Date.UTC(2026, 2, 5, 11, 45)),
+    adapter: { ...nbp, urls: (range) => [range ? `${base}/range/${range.from}/${range.to}/` : `${base}/latest/`] },
+    onLanded: async () => void landed++,
+  };
+  // Stored up to Friday 2026-02-27; the latest publication fetched holds 2026-03-02 .. 03-05.
+  await stores.sourceRates.merge('nbp', [{ date: '2026-02-27', currency: 'EUR', value: '4.21' }]);
+  assert.equal(await runClaimedSourceIngestion(deps, '2026-03-05', 'one'), true);
+  assert.deepEqual(asked, ['/latest/', '/range/2026-02-28/2026-03-01/']);
+  assert.equal(landed, 1);
+  assert.ok(lines.some((line) => line.startsWith('back-filling nbp: ingested nbp')), lines.join('\n'));
+
+  // The next day, stored to 2026-03-05 by then: nothing is missing, no range is asked.
+  asked.length = 0;
+  assert.equal(await runClaimedSourceIngestion(deps, '2026-03-06', 'one'), true);
+  assert.deepEqual(asked, ['/latest/']);
+
+  // A range the bank refuses: the publication still lands, and the log says what to fetch by hand.
+  const fresh = await openStores(`sqlite:${join(tempDir(t), 'backfill-2.db')}`);
+  t.after(() => fresh.close());
+  await fresh.sourceRates.merge('nbp', [{ date: '2026-02-20', currency: 'EUR', value: '4.2' }]);
+  asked.length = 0;
+  rangeAnswers = 404;
+  assert.equal(await runClaimedSourceIngestion({ ...deps, stores: fresh, jobs: fresh.jobs }, '2026-03-05', 'one'), true);
+  assert.deepEqual(asked, ['/latest/', '/range/2026-02-21/2026-03-01/']);
+  assert.equal(landed, 3, 'landed all the same');
+  assert.equal((await fresh.sourceRates.summary()).sources[0]!.lastDay, '2026-03-05');
+  assert.ok(lines.some((line) => /^back-filling nbp from 2026-02-21 to 2026-03-01 failed: .*404.*ingest --source nbp --url/.test(line)), lines.join('\n'));
+});
