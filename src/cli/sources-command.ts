@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { isValidIsoDate } from '../domain/calendar-date.js';
 import { decodeDayRates } from '../domain/day-encoding.js';
-import { compareSources, eurRates, type SourceDayValues, type SourcePairComparison } from '../domain/source-comparison.js';
+import { compareSources, type SourcePairComparison } from '../domain/source-comparison.js';
+import { eurRates, type SourceDayValues } from '../domain/source-day.js';
 import { sourceAdapter } from '../ingest/sources/registry.js';
 import type { OpenedStores } from '../storage/ports.js';
 import { withStores } from './open-cli-stores.js';

@@ -1,34 +1,5 @@
-import { decimal, ONE, ratio, relativeDifferencePct, roundedRatio, type Ratio } from './money.js';
-
-/**
- * One source's stored values of one day. `units-per-base`: the ECB's figures, units of c per 1
- * EUR. `base-per-unit`: P(c), units of the source's base per one unit of c (DECISIONS §9).
- */
-export interface SourceDayValues {
-  source: string;
-  base: string;
-  terms: 'units-per-base' | 'base-per-unit';
-  values: ReadonlyMap<string, string>;
-}
-
-/**
- * The source's rates per 1 EUR that day, exact: the ECB's own figures, or P(EUR) / P(c) (the
- * source's base included, P(base) = 1). Undefined when the source has no EUR that day.
- */
-export function eurRates(day: SourceDayValues): Map<string, Ratio> | undefined {
-  const rates = new Map<string, Ratio>();
-  if (day.terms === 'units-per-base') {
-    if (day.base !== 'EUR') return undefined;
-    for (const [code, value] of day.values) if (code !== 'EUR') rates.set(code, ratio(decimal(value), ONE));
-    return rates;
-  }
-  const eurText = day.base === 'EUR' ? '1' : day.values.get('EUR');
-  if (eurText === undefined) return undefined;
-  const eur = decimal(eurText);
-  if (day.base !== 'EUR') rates.set(day.base, ratio(eur, ONE));
-  for (const [code, value] of day.values) if (code !== 'EUR') rates.set(code, ratio(eur, decimal(value)));
-  return rates;
-}
+import { relativeDifferencePct, roundedRatio } from './money.js';
+import { eurRates, type SourceDayValues } from './source-day.js';
 
 /** One currency as two sources give it per 1 EUR, rounded once for display, and how far b lies from a. */
 export interface SourcePairComparison {

@@ -2,7 +2,7 @@ import { BlendedDay } from '../domain/blended-day.js';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import { decodeDayRates, type EncodedDay } from '../domain/day-encoding.js';
 import { ecbDay, RatesSnapshot, type Day } from '../domain/snapshot.js';
-import type { SourceDayValues } from '../domain/source-comparison.js';
+import type { SourceDayValues } from '../domain/source-day.js';
 import type { SourceValueRow } from '../domain/source-values.js';
 import type { RatesStore, SourceRatesStore } from '../storage/ports.js';
 

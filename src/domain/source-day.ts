@@ -1,0 +1,51 @@
+import { decimal, ONE, ratio, type Ratio } from './money.js';
+
+/**
+ * One source's stored values of one day. `units-per-base`: the ECB's figures, units of c per 1
+ * EUR. `base-per-unit`: P(c), units of the source's base per one unit of c (DECISIONS §9).
+ */
+export interface SourceDayValues {
+  source: string;
+  base: string;
+  terms: 'units-per-base' | 'base-per-unit';
+  values: ReadonlyMap<string, string>;
+}
+
+/** P(code) in the source's own terms, its base included (P = 1); undefined when not given. */
+function valueOf(day: SourceDayValues, code: string): string | undefined {
+  return code === day.base ? '1' : day.values.get(code);
+}
+
+/** Whether the source gives a rate per 1 EUR that day: the ECB always, a bank when it quotes EUR. */
+export function quotesEur(day: SourceDayValues): boolean {
+  return day.terms === 'units-per-base' ? day.base === 'EUR' : valueOf(day, 'EUR') !== undefined;
+}
+
+/** The codes the source has a rate per 1 EUR for that day (its base among them), EUR aside. */
+export function eurQuotedCodes(day: SourceDayValues): string[] {
+  if (!quotesEur(day)) return [];
+  const codes = [...day.values.keys()];
+  if (day.terms === 'base-per-unit' && day.base !== 'EUR') codes.push(day.base);
+  return codes.filter((code) => code !== 'EUR');
+}
+
+/**
+ * The source's rate of `code` per 1 EUR that day, exact: the ECB's own figure, or P(EUR) / P(code).
+ * EUR itself is 1; undefined when the source has no EUR or no `code` that day.
+ */
+export function eurRate(day: SourceDayValues, code: string): Ratio | undefined {
+  if (!quotesEur(day)) return undefined;
+  if (code === 'EUR') return ratio(ONE, ONE);
+  if (day.terms === 'units-per-base') {
+    const text = day.values.get(code);
+    return text === undefined ? undefined : ratio(decimal(text), ONE);
+  }
+  const text = valueOf(day, code);
+  return text === undefined ? undefined : ratio(decimal(valueOf(day, 'EUR')!), decimal(text));
+}
+
+/** Every rate of the source per 1 EUR that day (EUR aside), or undefined when it has no EUR. */
+export function eurRates(day: SourceDayValues): Map<string, Ratio> | undefined {
+  if (!quotesEur(day)) return undefined;
+  return new Map(eurQuotedCodes(day).map((code) => [code, eurRate(day, code)!]));
+}
