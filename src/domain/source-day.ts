@@ -1,3 +1,4 @@
+import { decodeDayRates } from './day-encoding.js';
 import { decimal, ONE, ratio, type Ratio } from './money.js';
 
 /**
@@ -48,4 +49,20 @@ export function eurRate(day: SourceDayValues, code: string): Ratio | undefined {
 export function eurRates(day: SourceDayValues): Map<string, Ratio> | undefined {
   if (!quotesEur(day)) return undefined;
   return new Map(eurQuotedCodes(day).map((code) => [code, eurRate(day, code)!]));
+}
+
+/**
+ * A source's day as stored (`USD=3.6056;EUR=4.2304`, day-encoding.ts), decoded on first use: a
+ * server holds a bank's whole history as one string a day, as it holds the ECB's.
+ */
+export function storedSourceDay(source: string, base: string, terms: SourceDayValues['terms'], encoded: string): SourceDayValues {
+  let decoded: ReadonlyMap<string, string> | undefined;
+  return {
+    source,
+    base,
+    terms,
+    get values() {
+      return (decoded ??= decodeDayRates(encoded, () => true));
+    },
+  };
 }

@@ -10,6 +10,13 @@ export interface SourceValueRow {
   value: string;
 }
 
+/** One source's stored day as the store hands it over: its values encoded as day-encoding.ts does. */
+export interface EncodedSourceDay {
+  source: string;
+  date: string;
+  rates: string;
+}
+
 /** A source's value as its ingestion hands it to the store (the source given once for all). */
 export type SourceValue = Omit<SourceValueRow, 'source'>;
 

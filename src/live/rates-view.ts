@@ -1,9 +1,8 @@
 import { BlendedDay } from '../domain/blended-day.js';
 import type { TrackedCurrencies } from '../domain/currencies.js';
-import { decodeDayRates, type EncodedDay } from '../domain/day-encoding.js';
+import type { EncodedDay } from '../domain/day-encoding.js';
 import { ecbDay, RatesSnapshot, type Day } from '../domain/snapshot.js';
-import type { SourceDayValues } from '../domain/source-day.js';
-import type { SourceValueRow } from '../domain/source-values.js';
+import { storedSourceDay, type SourceDayValues } from '../domain/source-day.js';
 import type { RatesStore, SourceRatesStore } from '../storage/ports.js';
 
 /** The ECB's id: its figures live in the rates store, every other source's in the source rates store. */
@@ -27,8 +26,8 @@ export class RatesView {
   private ecbVersion = 0;
   private othersVersion = 0;
   private readonly ecbDays = new Map<string, EncodedDay>();
-  /** The other sources' values by source, then by day, then by currency. */
-  private readonly otherDays = new Map<string, Map<string, Map<string, string>>>();
+  /** The other sources' days by source, then by date, each as the store encoded it. */
+  private readonly otherDays = new Map<string, Map<string, string>>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -74,27 +73,19 @@ export class RatesView {
       this.ecbVersion = version;
     }
     if (othersVersion !== this.othersVersion) {
-      const { rows, version } = await this.stores.sourceRates.rowsSince(this.othersVersion);
-      for (const date of this.keepOthers(rows)) touched.add(date);
+      const { days, version } = await this.stores.sourceRates.daysSince(this.othersVersion);
+      for (const day of days) {
+        // Another bank's days stay in the store until SOURCES names it.
+        if (!this.sources.some((source) => source.id === day.source)) continue;
+        let ofSource = this.otherDays.get(day.source);
+        if (!ofSource) this.otherDays.set(day.source, (ofSource = new Map()));
+        ofSource.set(day.date, day.rates);
+        touched.add(day.date);
+      }
       this.othersVersion = version;
     }
     this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today);
     return moved;
-  }
-
-  /** Keeps the rows of enabled sources; returns the days they touch. */
-  private keepOthers(rows: readonly SourceValueRow[]): Set<string> {
-    const touched = new Set<string>();
-    for (const row of rows) {
-      if (!this.sources.some((source) => source.id === row.source)) continue;
-      let ofSource = this.otherDays.get(row.source);
-      if (!ofSource) this.otherDays.set(row.source, (ofSource = new Map()));
-      let ofDay = ofSource.get(row.date);
-      if (!ofDay) ofSource.set(row.date, (ofDay = new Map()));
-      ofDay.set(row.currency, row.value);
-      touched.add(row.date);
-    }
-    return touched;
   }
 
   /** A day from every enabled source with values on it: the ECB's own day when it is the only one. */
@@ -104,12 +95,8 @@ export class RatesView {
     if (ecb && others.length === 0) return ecbDay(ecb, this.tracked.codes);
     const layers: SourceDayValues[] = [];
     for (const { id, base } of this.sources) {
-      if (id !== ECB) {
-        const values = this.otherDays.get(id)?.get(date);
-        if (values) layers.push({ source: id, base, terms: 'base-per-unit', values });
-      } else if (ecb) {
-        layers.push({ source: id, base, terms: 'units-per-base', values: decodeDayRates(ecb.rates, () => true) });
-      }
+      const encoded = id === ECB ? ecb?.rates : this.otherDays.get(id)?.get(date);
+      if (encoded !== undefined) layers.push(storedSourceDay(id, base, id === ECB ? 'units-per-base' : 'base-per-unit', encoded));
     }
     return new BlendedDay(date, layers, this.tracked.codes);
   }

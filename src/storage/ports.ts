@@ -2,7 +2,7 @@ import type { ActiveKey, ApiKeyRecord } from '../domain/api-keys.js';
 import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
 import type { RateRow } from '../domain/snapshot.js';
-import type { SourceSummary, SourceValue, SourceValueRow, StoredSpan } from '../domain/source-values.js';
+import type { EncodedSourceDay, SourceSummary, SourceValue, SourceValueRow, StoredSpan } from '../domain/source-values.js';
 
 /** What one ingestion run did to the store. */
 export interface MergeReport {
@@ -52,6 +52,12 @@ export interface SourceRatesStore {
   version(): Promise<number>;
   /** Every value written by merges after `version` (0: everything), and the version they bring. */
   rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }>;
+  /**
+   * Every (source, day) touched by merges after `version` (0: every one), each whole (all its
+   * stored values, as one string: day-encoding.ts), and the version they bring: what a server
+   * loads at start and on refresh.
+   */
+  daysSince(version: number): Promise<{ days: EncodedSourceDay[]; version: number }>;
   /**
    * For each source with stored values (by id), its codes and first and last day, with the
    * version they come from: what GET /sources shows. Read only when the version moved.

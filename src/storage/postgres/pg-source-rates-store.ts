@@ -1,4 +1,4 @@
-import { summarise, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
+import { summarise, type EncodedSourceDay, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -83,6 +83,26 @@ export class PgSourceRatesStore implements SourceRatesStore {
           );
           const current = await client.query<{ version: number }>(SELECT_VERSION);
           return { rows: rows.rows, version: current.rows[0]!.version };
+        },
+        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
+      ),
+    );
+  }
+
+  async daysSince(version: number): Promise<{ days: EncodedSourceDay[]; version: number }> {
+    return pgCall(() =>
+      withTransaction(
+        this.pool,
+        async (client) => {
+          const days = await client.query<EncodedSourceDay>(
+            longQuery(
+              `SELECT source, day AS date, string_agg(currency || '=' || value, ';' ORDER BY currency) AS rates FROM source_rates
+               WHERE (source, day) IN (SELECT source, day FROM source_rates WHERE version > $1) GROUP BY source, day ORDER BY source, day`,
+              [version],
+            ),
+          );
+          const current = await client.query<{ version: number }>(SELECT_VERSION);
+          return { days: days.rows, version: current.rows[0]!.version };
         },
         { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
       ),

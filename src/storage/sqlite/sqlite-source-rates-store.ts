@@ -1,4 +1,4 @@
-import { summarise, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
+import { summarise, type EncodedSourceDay, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { statement, type SqliteDb } from './connection.js';
 
@@ -9,6 +9,7 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
   private readonly selectVersion;
   private readonly selectSince;
   private readonly selectSpans;
+  private readonly selectDaysSince;
 
   constructor(private readonly db: SqliteDb) {
     this.selectValue = statement(db, 'SELECT value FROM source_rates WHERE source = ? AND day = ? AND currency = ?').pluck();
@@ -17,6 +18,11 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
     this.bumpVersion = statement(db, "UPDATE data_versions SET version = version + 1 WHERE name = 'source_rates' RETURNING version").pluck();
     this.selectVersion = statement(db, "SELECT version FROM data_versions WHERE name = 'source_rates'").pluck();
     this.selectSince = statement(db, 'SELECT source, day AS date, currency, value FROM source_rates WHERE version > ? ORDER BY source, day, currency');
+    this.selectDaysSince = statement(
+      db,
+      `SELECT source, day AS date, group_concat(currency || '=' || value, ';') AS rates FROM source_rates
+       WHERE (source, day) IN (SELECT source, day FROM source_rates WHERE version > ?) GROUP BY source, day ORDER BY source, day`,
+    );
     this.selectSpans = statement(db, 'SELECT source, currency, MIN(day) AS first, MAX(day) AS last FROM source_rates GROUP BY source, currency');
   }
 
@@ -51,6 +57,13 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
     // One read transaction, so the rows and the version come from the same state of the file.
     return this.db.transaction(() => ({
       rows: this.selectSince.all(version) as SourceValueRow[],
+      version: this.selectVersion.get() as number,
+    }))();
+  }
+
+  async daysSince(version: number): Promise<{ days: EncodedSourceDay[]; version: number }> {
+    return this.db.transaction(() => ({
+      days: this.selectDaysSince.all(version) as EncodedSourceDay[],
       version: this.selectVersion.get() as number,
     }))();
   }

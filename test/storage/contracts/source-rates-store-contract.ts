@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
+import { decodeDayRates } from '../../../src/domain/day-encoding.js';
 import type { SourceValue, SourceValueRow } from '../../../src/domain/source-values.js';
 import type { RatesStore, SourceRatesStore } from '../../../src/storage/ports.js';
 
@@ -69,6 +70,28 @@ export function sourceRatesStoreContract(name: string, open: (t: TestContext) =>
       ]));
       // '4.24' and '4.240' are different texts: the adapters store canonical text, so a change.
       assert.equal((await sourceRates.merge('nbp', [value('2026-03-03', 'EUR', '4.240')])).changed, 1);
+    });
+
+    test('when days are asked since a version, then each (source, day) touched since is given whole, its values as one string', async (t) => {
+      const { sourceRates } = await setup(t);
+      assert.deepEqual(await sourceRates.daysSince(0), { days: [], version: 0 });
+      await sourceRates.merge('nbp', NBP);
+      await sourceRates.merge('cbr', CBR);
+      await sourceRates.merge('nbp', [value('2026-03-03', 'EUR', '4.24')]);
+      // Decoded, since the order of the values inside a day's string is the store's.
+      const decoded = async (version: number) => {
+        const { days, version: now } = await sourceRates.daysSince(version);
+        return { days: days.map(({ source, date, rates }) => ({ source, date, values: Object.fromEntries(decodeDayRates(rates, () => true)) })), version: now };
+      };
+      const nbp0302 = { source: 'nbp', date: '2026-03-02', values: { EUR: '4.2304', USD: '3.6056', HUF: '0.011155' } };
+      const nbp0303 = { source: 'nbp', date: '2026-03-03', values: { EUR: '4.24' } };
+      const cbr0302 = { source: 'cbr', date: '2026-03-02', values: { EUR: '88.2826', IRR: '0.0000539256' } };
+      assert.deepEqual(await decoded(0), { days: [cbr0302, nbp0302, nbp0303], version: 3 });
+      assert.deepEqual(await decoded(2), { days: [nbp0303], version: 3 });
+      assert.deepEqual(await decoded(3), { days: [], version: 3 });
+      // A correction of one value gives its day again, whole.
+      await sourceRates.merge('nbp', [value('2026-03-02', 'USD', '3.6057')]);
+      assert.deepEqual(await decoded(3), { days: [{ ...nbp0302, values: { ...nbp0302.values, USD: '3.6057' } }], version: 4 });
     });
 
     test('when one merge holds two values for one cell, then the last is stored', async (t) => {
