@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import pino from 'pino';
@@ -8,6 +7,7 @@ import { runClaimedIngestion } from '../../src/ingest/scheduled-ingestion.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import type { OpenedStores } from '../../src/storage/ports.js';
 import { freshPgSchema, requireBackend } from '../helpers/backends.js';
+import { localFeed } from '../helpers/local-feed.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { FIXTURES, ManualClock } from '../helpers/test-server.js';
 
@@ -16,16 +16,8 @@ const log = pino({ level: 'silent' });
 /** A local stand-in for the ECB feed that counts how often it was fetched. */
 async function countingFeed(t: TestContext): Promise<{ url: string; fetches(): number }> {
   const body = readFileSync(FIXTURES + 'daily.xml');
-  let fetches = 0;
-  const server = createServer((_request, response) => {
-    fetches++;
-    response.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return { url: `http://127.0.0.1:${address.port}/eurofxref-daily.xml`, fetches: () => fetches };
+  const { base, asked } = await localFeed(t, () => ({ body }));
+  return { url: `${base}/eurofxref-daily.xml`, fetches: () => asked.length };
 }
 
 async function instances(t: TestContext, config: StoreConfig, count: number): Promise<OpenedStores[]> {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import pino from 'pino';
@@ -8,6 +7,7 @@ import { nbp } from '../../src/ingest/sources/nbp.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import type { OpenedStores } from '../../src/storage/ports.js';
 import { freshPgSchema, requireBackend } from '../helpers/backends.js';
+import { localFeed } from '../helpers/local-feed.js';
 import { PROVIDER_FILES, providerBytes } from '../helpers/provider-fixtures.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { ManualClock } from '../helpers/test-server.js';
@@ -17,16 +17,8 @@ const log = pino({ level: 'silent' });
 /** A local stand-in for NBP's table A that counts how often it was fetched. */
 async function countingFeed(t: TestContext): Promise<{ url: string; fetches(): number }> {
   const body = providerBytes(PROVIDER_FILES.nbpA);
-  let fetches = 0;
-  const server = createServer((_request, response) => {
-    fetches++;
-    response.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return { url: `http://127.0.0.1:${address.port}/api/exchangerates/tables/A/`, fetches: () => fetches };
+  const { base, asked } = await localFeed(t, () => ({ body }));
+  return { url: `${base}/api/exchangerates/tables/A/`, fetches: () => asked.length };
 }
 
 function depsOf(stores: OpenedStores, url: string, clock: ManualClock): ScheduledSourceDeps {
@@ -73,16 +65,10 @@ test('when the newest stored day lies before the day before a fetched publicatio
 
 test('when a run finds days missing before the publication it fetched, then it fetches them by range; a failed range leaves the publication landed and says so', async (t) => {
   const tableA = providerBytes(PROVIDER_FILES.nbpA);
-  const asked: string[] = [];
   let rangeAnswers = 200;
-  const feed = createServer((request, response) => {
-    asked.push(request.url!);
-    if (request.url!.includes('/range/')) response.statusCode = rangeAnswers;
-    response.end(rangeAnswers === 200 || !request.url!.includes('/range/') ? tableA : 'Brak danych');
-  });
-  await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => feed.close(() => resolve())));
-  const base = `http://127.0.0.1:${(feed.address() as { port: number }).port}`;
+  const { base, asked } = await localFeed(t, (path) =>
+    path.includes('/range/') && rangeAnswers !== 200 ? { status: rangeAnswers, body: 'Brak danych' } : { body: tableA },
+  );
   const lines: string[] = [];
   const logged = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line).msg) });
 
