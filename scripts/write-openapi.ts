@@ -14,7 +14,6 @@ import { TrackedCurrencies } from '../src/domain/currencies.js';
 import { OPENAPI_PATH } from '../src/http/openapi/docs-paths.js';
 import { KeyCache } from '../src/live/key-cache.js';
 import { RatesView } from '../src/live/rates-view.js';
-import { SourcesView } from '../src/live/sources-view.js';
 import { openStores } from '../src/storage/open-stores.js';
 
 const TARGET = new URL('../../openapi.json', import.meta.url);
@@ -27,7 +26,7 @@ export async function renderOpenApiDocument(): Promise<string> {
     config,
     tracked,
     view: new RatesView(stores, tracked),
-    sources: new SourcesView(stores, []),
+    sources: [],
     keys: new KeyCache(stores.keys),
     quota: stores.quota,
     readiness: stores,

@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.js';
 import type { TrackedCurrencies } from './domain/currencies.js';
+import type { SourceDescription } from './domain/source-values.js';
 import { systemClock, type Clock } from './domain/quota.js';
 import { logAccess } from './http/access-log.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -26,15 +27,14 @@ import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/ot
 import { webPageRoutes } from './http/routes/web-page.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
-import type { SourcesView } from './live/sources-view.js';
 import type { QuotaStore } from './storage/ports.js';
 
 export interface AppDeps {
   config: Pick<Config, 'quota'>;
   tracked: TrackedCurrencies;
   view: RatesView;
-  /** GET /sources: the enabled sources and what is stored of them. */
-  sources: SourcesView;
+  /** GET /sources: the enabled sources, in SOURCES order (what is stored of them is in the snapshot). */
+  sources: readonly SourceDescription[];
   keys: KeyCache;
   quota: QuotaStore;
   readiness: Readiness;

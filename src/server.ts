@@ -17,7 +17,6 @@ import { KeyCache } from './live/key-cache.js';
 import { OutageLog } from './live/outage-log.js';
 import { RatesView } from './live/rates-view.js';
 import { startRefresher } from './live/refresher.js';
-import { SourcesView } from './live/sources-view.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { openStores } from './storage/open-stores.js';
 import type { RatesStore } from './storage/ports.js';
@@ -121,8 +120,7 @@ export async function startServer(
   const enabled = describeSources(config.sources);
   const view = new RatesView(stores, tracked, enabled, () => new Date(clock.now()).toISOString().slice(0, 10));
   const keys = new KeyCache(stores.keys);
-  const sources = new SourcesView(stores, enabled);
-  await Promise.all([view.refresh(), keys.refresh(), sources.refresh()]);
+  await Promise.all([view.refresh(), keys.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);
 
   if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
@@ -134,14 +132,14 @@ export async function startServer(
       'serving without rates: rate and conversion answers are 404 until "currency-rates ingest" runs',
     );
     metrics.recordIngestion('startup', landed);
-    await Promise.all([view.refresh(), sources.refresh()]);
+    await view.refresh();
   }
 
   const access = metricsAccess(config);
   logMetricsAccess(access, config.host, log);
   let draining = false;
   const app = buildApp({
-    config, tracked, view, sources, keys, quota: stores.quota,
+    config, tracked, view, sources: enabled, keys, quota: stores.quota,
     // DECISIONS §12: ready while this instance answers correctly: rates and keys are in memory from
     // the start, so that is while the quota store answers, whether or not PostgreSQL does.
     readiness: { ping: () => stores.pingQuota() },
@@ -157,8 +155,7 @@ export async function startServer(
 
   // One line each time new data is loaded, whoever wrote it.
   const refreshRates = async () => {
-    const [moved] = await Promise.all([view.refresh(), sources.refresh()]);
-    if (moved) log.info(`picked up new rates: now ${describeRates(view.snapshot)}`);
+    if (await view.refresh()) log.info(`picked up new rates: now ${describeRates(view.snapshot)}`);
   };
   const stopRefresher = startRefresher(() => Promise.all([refreshRates(), keys.refresh()]), config.refreshIntervalMs, log);
   const stopSchedule =

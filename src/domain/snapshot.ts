@@ -1,5 +1,6 @@
 import { decodeDayRates, type EncodedDay } from './day-encoding.js';
 import { decimal, ONE, ratio, type Ratio } from './money.js';
+import type { StoredSpan } from './source-values.js';
 
 /**
  * The rates of one day, each per 1 EUR as an exact rational: the ECB's own figures, or P(EUR) / P(c)
@@ -87,6 +88,8 @@ export class RatesSnapshot {
     days: Map<string, Day>,
     readonly version: number,
     readonly today: string | undefined,
+    /** What is stored of each enabled source, by id: every code, served or not, and its first and last day. */
+    private readonly spans: ReadonlyMap<string, StoredSpan>,
   ) {
     this.byDate = days;
     this.newestFirst = [...days.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
@@ -94,14 +97,22 @@ export class RatesSnapshot {
   }
 
   static empty(): RatesSnapshot {
-    return new RatesSnapshot(new Map(), 0, undefined);
+    return new RatesSnapshot(new Map(), 0, undefined, new Map());
   }
 
-  /** A new snapshot in which the given days (each whole) replace the ones held on their dates. */
-  withDays(days: Iterable<Day>, version: number, today?: string): RatesSnapshot {
+  /**
+   * A new snapshot in which the given days (each whole) replace the ones held on their dates, and
+   * `spans` (when given) the sources' spans.
+   */
+  withDays(days: Iterable<Day>, version: number, today?: string, spans: ReadonlyMap<string, StoredSpan> = this.spans): RatesSnapshot {
     const merged = new Map(this.byDate);
     for (const day of days) merged.set(day.date, day);
-    return new RatesSnapshot(merged, version, today);
+    return new RatesSnapshot(merged, version, today, spans);
+  }
+
+  /** What is stored of an enabled source (GET /sources); undefined before its first ingestion. */
+  spanOf(source: string): StoredSpan | undefined {
+    return this.spans.get(source);
   }
 
   get isEmpty(): boolean {

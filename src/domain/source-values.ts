@@ -77,10 +77,3 @@ export interface SourceDescription {
   base: string;
   url: string;
 }
-
-/** An enabled source and what is stored of it (no codes and null days before its first ingestion). */
-export interface SourceStatus extends SourceDescription {
-  codes: readonly string[];
-  firstDay: string | null;
-  lastDay: string | null;
-}

@@ -5,7 +5,7 @@ import { usageOf } from '../domain/quota.js';
 import { fluctuation, ratesBetween, type DateRange, type RateRange } from '../domain/range-queries.js';
 import { bulkConversion, conversion, conversionPlan, latestRates, ratesOn, type ConversionPlan } from '../domain/rate-queries.js';
 import type { RatesSnapshot } from '../domain/snapshot.js';
-import type { SourceStatus } from '../domain/source-values.js';
+import type { SourceDescription, StoredSpan } from '../domain/source-values.js';
 import type { Counted } from './hooks/count-request.js';
 import { rateRangeCsv, rateRangeJson } from './rate-range-formats.js';
 import { bulkQuery, convertQuery, dateParams, rangeParams, rateSetQuery } from './request-schemas.js';
@@ -14,12 +14,13 @@ import { bulkQuery, convertQuery, dateParams, rangeParams, rateSetQuery } from '
 export interface RatesData {
   snapshot: RatesSnapshot;
   tracked: TrackedCurrencies;
-  sources: readonly SourceStatus[];
+  /** The enabled sources, in SOURCES order. */
+  sources: readonly SourceDescription[];
 }
 
-/** GET /sources' entry of one enabled source (docs/api.md). */
-const sourceEntry = ({ id, name, base, url, codes, firstDay, lastDay }: SourceStatus) => ({
-  id, name, base, url, codes, first_day: firstDay, last_day: lastDay,
+/** GET /sources' entry of one enabled source (docs/api.md): no codes and null days before its first ingestion. */
+const sourceEntry = ({ id, name, base, url }: SourceDescription, span: StoredSpan | undefined) => ({
+  id, name, base, url, codes: span?.codes ?? [], first_day: span?.firstDay ?? null, last_day: span?.lastDay ?? null,
 });
 
 /** One API endpoint as data: its route, the schemas of its input, and its 200 body. */
@@ -109,11 +110,11 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     body: ({ tracked }) => tracked.list,
   },
   {
-    // DECISIONS §9. Not kept by the response cache, which follows the ECB's version alone.
+    // DECISIONS §9: from the snapshot, so kept by its version like the rates.
     url: '/api/v1/sources',
     schema: {},
-    cacheable: false,
-    body: ({ sources }) => sources.map(sourceEntry),
+    cacheable: true,
+    body: ({ snapshot, sources }) => sources.map((source) => sourceEntry(source, snapshot.spanOf(source.id))),
   },
   {
     // DECISIONS §10: counted like any request, so the answer includes itself; never the same twice.

@@ -3,6 +3,7 @@ import type { TrackedCurrencies } from '../domain/currencies.js';
 import type { EncodedDay } from '../domain/day-encoding.js';
 import { ecbDay, RatesSnapshot, type Day } from '../domain/snapshot.js';
 import { storedSourceDay, type SourceDayValues } from '../domain/source-day.js';
+import { spanOfEncodedDays, type EncodedSourceDay, type StoredSpan } from '../domain/source-values.js';
 import type { RatesStore, SourceRatesStore } from '../storage/ports.js';
 
 /** The ECB's id: its figures live in the rates store, every other source's in the source rates store. */
@@ -15,9 +16,10 @@ export interface ServedSource {
 }
 
 /**
- * The snapshot every request reads, from every enabled source (DECISIONS §9). Refreshing asks each
- * store for its version and, only when it moved, for what was written since: a daily run costs a
- * small query or two. With only the ECB enabled every day is the ECB's own, as it always was.
+ * The snapshot every request reads, from every enabled source (DECISIONS §9), with what is stored
+ * of each (GET /sources). Refreshing asks each store for its version and, only when it moved, for
+ * what was written since: a daily run costs a small query or two. With only the ECB enabled every
+ * day is the ECB's own, as it always was.
  */
 export class RatesView {
   private current = RatesSnapshot.empty();
@@ -27,7 +29,9 @@ export class RatesView {
   private othersVersion = 0;
   private readonly ecbDays = new Map<string, EncodedDay>();
   /** The other sources' days by source, then by date, each as the store encoded it. */
-  private readonly otherDays = new Map<string, Map<string, string>>();
+  private readonly otherDays = new Map<string, Map<string, EncodedSourceDay>>();
+  /** What is stored of each enabled source, kept up to date by each load (GET /sources). */
+  private readonly spans = new Map<string, StoredSpan>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -71,21 +75,31 @@ export class RatesView {
         touched.add(day.date);
       }
       this.ecbVersion = version;
+      this.spanned(ECB, this.ecbDays.values());
     }
     if (othersVersion !== this.othersVersion) {
       const { days, version } = await this.stores.sourceRates.daysSince(this.othersVersion);
+      const sourcesMoved = new Set<string>();
       for (const day of days) {
         // Another bank's days stay in the store until SOURCES names it.
         if (!this.sources.some((source) => source.id === day.source)) continue;
         let ofSource = this.otherDays.get(day.source);
         if (!ofSource) this.otherDays.set(day.source, (ofSource = new Map()));
-        ofSource.set(day.date, day.rates);
+        ofSource.set(day.date, day);
         touched.add(day.date);
+        sourcesMoved.add(day.source);
       }
+      for (const source of sourcesMoved) this.spanned(source, this.otherDays.get(source)!.values());
       this.othersVersion = version;
     }
-    this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today);
+    this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today, new Map(this.spans));
     return moved;
+  }
+
+  /** Keeps a source's span, from the whole days held of it. */
+  private spanned(source: string, days: Iterable<{ date: string; rates: string }>): void {
+    const span = spanOfEncodedDays(days);
+    if (span) this.spans.set(source, span);
   }
 
   /** A day from every enabled source with values on it: the ECB's own day when it is the only one. */
@@ -95,7 +109,7 @@ export class RatesView {
     if (ecb && others.length === 0) return ecbDay(ecb, this.tracked.codes);
     const layers: SourceDayValues[] = [];
     for (const { id, base } of this.sources) {
-      const encoded = id === ECB ? ecb?.rates : this.otherDays.get(id)?.get(date);
+      const encoded = id === ECB ? ecb?.rates : this.otherDays.get(id)?.get(date)?.rates;
       if (encoded !== undefined) layers.push(storedSourceDay(id, base, id === ECB ? 'units-per-base' : 'base-per-unit', encoded));
     }
     return new BlendedDay(date, layers, this.tracked.codes);

@@ -75,7 +75,7 @@ export async function openStores(config: StoreConfig | string): Promise<ServingS
   const database: OpenedStores = events
     ? {
         ...opened,
-        rates: watched(opened.rates, 'rates', ['merge', 'version', 'rowsSince', 'daysSince', 'summary'], databaseBackend, events),
+        rates: watched(opened.rates, 'rates', ['merge', 'version', 'rowsSince', 'daysSince'], databaseBackend, events),
         sourceRates: watched(opened.sourceRates, 'sourceRates', ['merge', 'version', 'rowsSince', 'daysSince', 'summary'], databaseBackend, events),
         keys: watched(opened.keys, 'keys', ['create', 'list', 'revoke', 'setQuota', 'findActive', 'activeKeys', 'version'], databaseBackend, events),
         quota: watched(opened.quota, 'quota', ['consume', 'usage'], databaseBackend, events),

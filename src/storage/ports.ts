@@ -2,7 +2,7 @@ import type { ActiveKey, ApiKeyRecord } from '../domain/api-keys.js';
 import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
 import type { RateRow } from '../domain/snapshot.js';
-import type { EncodedSourceDay, SourceSummary, SourceValue, SourceValueRow, StoredSpan } from '../domain/source-values.js';
+import type { EncodedSourceDay, SourceSummary, SourceValue, SourceValueRow } from '../domain/source-values.js';
 
 /** What one ingestion run did to the store. */
 export interface MergeReport {
@@ -31,11 +31,6 @@ export interface RatesStore {
    * currencies), and the version they bring: what a server loads at start and on refresh.
    */
   daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }>;
-  /**
-   * Every stored code (served or not) and the first and last stored day (null when empty), with
-   * the version they come from: what GET /sources shows of the ECB. Read only when the version moved.
-   */
-  summary(): Promise<{ span: StoredSpan | null; version: number }>;
 }
 
 /**
@@ -60,7 +55,7 @@ export interface SourceRatesStore {
   daysSince(version: number): Promise<{ days: EncodedSourceDay[]; version: number }>;
   /**
    * For each source with stored values (by id), its codes and first and last day, with the
-   * version they come from: what GET /sources shows. Read only when the version moved.
+   * version they come from: where a scheduled run finds a bank's newest stored day.
    */
   summary(): Promise<{ sources: SourceSummary[]; version: number }>;
 }

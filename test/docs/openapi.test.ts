@@ -11,7 +11,6 @@ import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
 import { KeyCache } from '../../src/live/key-cache.js';
 import { RatesView } from '../../src/live/rates-view.js';
-import { SourcesView } from '../../src/live/sources-view.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { StoreUnavailableError } from '../../src/storage/ports.js';
 import { renderOpenApiDocument } from '../../scripts/write-openapi.js';
@@ -233,7 +232,7 @@ test('the OpenAPI document', async (t) => {
       config: loadConfig({}),
       tracked,
       view: new RatesView(stores, tracked),
-      sources: new SourcesView(stores, []),
+      sources: [],
       keys,
       quota: { consume: down, usage: down },
       readiness: { ping: down },

@@ -77,3 +77,21 @@ test('when two refreshes are asked at once after new data, then both end with ev
   const day = view.snapshot.day('2026-03-09')!;
   assert.deepEqual([roundedRatio(day.rate('USD')!), roundedRatio(day.rate('PLN')!)], ['1.160000', '4.260000']);
 });
+
+test('when sources are stored, then the snapshot holds what GET /sources shows: each enabled source\'s every stored code and its first and last day', async (t) => {
+  const stores = await storesWithData(t);
+  // TRL and HUF are stored but not served (not tracked): listed all the same.
+  await stores.rates.merge([{ date: '2026-03-02', currency: 'TRL', rate: '1500000' }]);
+  await stores.sourceRates.merge('nbp', [{ date: '2026-03-03', currency: 'HUF', value: '0.011' }]);
+  const view = new RatesView(stores, TRACKED, SOURCES, () => '2026-03-10');
+  assert.equal(view.snapshot.spanOf('ecb'), undefined, 'before the first load');
+  await view.refresh();
+  assert.deepEqual(view.snapshot.spanOf('ecb'), { codes: ['TRL', 'USD'], firstDay: '2026-03-02', lastDay: '2026-03-04' });
+  assert.deepEqual(view.snapshot.spanOf('nbp'), { codes: ['EUR', 'HUF', 'RUB', 'USD'], firstDay: '2026-03-03', lastDay: '2026-03-05' });
+  assert.equal(view.snapshot.spanOf('cbr'), undefined, 'CBR is stored but not enabled');
+
+  await stores.sourceRates.merge('nbp', [{ date: '2026-03-09', currency: 'CHF', value: '4.6' }]);
+  await view.refresh();
+  assert.deepEqual(view.snapshot.spanOf('nbp'), { codes: ['CHF', 'EUR', 'HUF', 'RUB', 'USD'], firstDay: '2026-03-03', lastDay: '2026-03-09' });
+  assert.deepEqual(view.snapshot.spanOf('ecb'), { codes: ['TRL', 'USD'], firstDay: '2026-03-02', lastDay: '2026-03-04' }, 'kept from the load before');
+});

@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { RatesView } from '../../live/rates-view.js';
-import type { SourcesView } from '../../live/sources-view.js';
+import type { SourceDescription } from '../../domain/source-values.js';
 import { API_ENDPOINTS, type Endpoint } from '../endpoints.js';
 import { JSON_TYPE } from '../errors.js';
 import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
 export interface ApiRouteDeps {
   view: RatesView;
-  sources: SourcesView;
+  /** The enabled sources, in SOURCES order (GET /sources). */
+  sources: readonly SourceDescription[];
   tracked: TrackedCurrencies;
   cache: ResponseCache;
 }
@@ -38,7 +39,7 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache 
       let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
       if (!body) {
         if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-        body = rendered(endpoint, endpoint.body({ snapshot, tracked, sources: sources.statuses }, request.params, request.query, request.counted), csv);
+        body = rendered(endpoint, endpoint.body({ snapshot, tracked, sources }, request.params, request.query, request.counted), csv);
         if (endpoint.cacheable) cache.set(snapshot.version, key, body);
       }
       return sendBody(request, reply, body);

@@ -1,6 +1,5 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
-import { spanOfEncodedDays, type StoredSpan } from '../../domain/source-values.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -82,21 +81,6 @@ export class PgRatesStore implements RatesStore {
       const result = await this.pool.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
       return result.rows[0]!.version;
     });
-  }
-
-  async summary(): Promise<{ span: StoredSpan | null; version: number }> {
-    // One snapshot, so the span and the version come from the same committed state.
-    return pgCall(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          const days = await client.query<EncodedDay>(longQuery('SELECT day AS date, rates FROM rate_days'));
-          const current = await client.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
-          return { span: spanOfEncodedDays(days.rows), version: current.rows[0]!.version };
-        },
-        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: true },
-      ),
-    );
   }
 
   async daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }> {

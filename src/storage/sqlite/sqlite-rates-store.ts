@@ -1,6 +1,5 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
-import { spanOfEncodedDays, type StoredSpan } from '../../domain/source-values.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { statement, type SqliteDb } from './connection.js';
 
@@ -13,7 +12,6 @@ export class SqliteRatesStore implements RatesStore {
   private readonly selectAll;
   private readonly refreshDays;
   private readonly selectDaysSince;
-  private readonly selectSpans;
 
   constructor(private readonly db: SqliteDb) {
     this.selectRate = statement(db, 'SELECT rate FROM rates WHERE day = ? AND currency = ?').pluck();
@@ -31,7 +29,6 @@ export class SqliteRatesStore implements RatesStore {
       WHERE day IN (SELECT DISTINCT day FROM rates WHERE version = @version) GROUP BY day
       ON CONFLICT (day) DO UPDATE SET rates = excluded.rates, version = excluded.version`);
     this.selectDaysSince = statement(db, 'SELECT day AS date, rates FROM rate_days WHERE version > ?');
-    this.selectSpans = statement(db, 'SELECT day AS date, rates FROM rate_days');
   }
 
   async merge(rows: readonly RateRow[]): Promise<MergeReport> {
@@ -54,14 +51,6 @@ export class SqliteRatesStore implements RatesStore {
       }
       return { days: new Set(rows.map((row) => row.date)).size, rates: rows.length, added, changed, version };
     }).immediate();
-  }
-
-  async summary(): Promise<{ span: StoredSpan | null; version: number }> {
-    // One read transaction, so the span and the version come from the same state of the file.
-    return this.db.transaction(() => ({
-      span: spanOfEncodedDays(this.selectSpans.all() as EncodedDay[]),
-      version: this.selectVersion.get() as number,
-    }))();
   }
 
   async version(): Promise<number> {

@@ -180,16 +180,5 @@ export function ratesStoreContract(name: string, open: (t: TestContext) => Promi
       assert.deepEqual(days(since), { '2026-11-20': { USD: '1.0601', JPY: '164.05', GBP: '0.83300' } });
       assert.deepEqual(await rates.daysSince(2), { days: [], version: 2 });
     });
-
-    test('when rates are stored, then the summary lists every stored code in code order and the first and last day, with the version', async (t) => {
-      const rates = await setup(t);
-      assert.deepEqual(await rates.summary(), { span: null, version: 0 });
-      await rates.merge([...DAY2, row('2026-11-18', 'TRL', '1500000')]);
-      await rates.merge(DAY1);
-      assert.deepEqual(await rates.summary(), {
-        span: { codes: ['GBP', 'JPY', 'TRL', 'USD'], firstDay: '2026-11-18', lastDay: '2026-11-20' },
-        version: 2,
-      });
-    });
   });
 }
