@@ -1,5 +1,6 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
+import { mergeChanges } from '../merge-changes.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -45,28 +46,14 @@ export class PgRatesStore implements RatesStore {
       for (const [day, currency, rate] of result.rows) stored.set(cell(day, currency), rate);
     }
 
-    // Counted against the values stored before this merge, row by row, like the SQLite adapter;
-    // of several differing values for one cell in the input the last one is written.
-    let added = 0;
-    let changed = 0;
-    const writes = new Map<string, RateRow>();
-    for (const row of rows) {
-      const key = cell(row.date, row.currency);
-      const before = stored.get(key);
-      if (before === row.rate) continue;
-      if (before === undefined) added++;
-      else changed++;
-      writes.set(key, row);
-    }
-
-    if (writes.size > 0) {
+    const { added, changed, writes } = mergeChanges(rows, (row) => row.rate, (day, currency) => stored.get(cell(day, currency)));
+    if (writes.length > 0) {
       const bumped = await client.query<{ version: number }>(
         "UPDATE data_versions SET version = version + 1 WHERE name = 'rates' RETURNING version",
       );
       version = bumped.rows[0]!.version;
-      const pending = [...writes.values()];
-      for (let start = 0; start < pending.length; start += WRITE_CHUNK) {
-        const chunk = pending.slice(start, start + WRITE_CHUNK);
+      for (let start = 0; start < writes.length; start += WRITE_CHUNK) {
+        const chunk = writes.slice(start, start + WRITE_CHUNK);
         await client.query(
           longQuery(UPSERT, [chunk.map((row) => row.date), chunk.map((row) => row.currency), chunk.map((row) => row.rate), version]),
         );

@@ -1,4 +1,5 @@
 import { summarise, type EncodedSourceDay, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
+import { mergeChanges } from '../merge-changes.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
 import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
@@ -38,28 +39,14 @@ export class PgSourceRatesStore implements SourceRatesStore {
       for (const [day, currency, value] of result.rows) stored.set(cell(day, currency), value);
     }
 
-    // Counted against the values stored before this merge, like the SQLite adapter; of several
-    // values for one cell in the input the last one is written.
-    let added = 0;
-    let changed = 0;
-    const writes = new Map<string, SourceValue>();
-    for (const row of values) {
-      const key = cell(row.date, row.currency);
-      const before = stored.get(key);
-      if (before === row.value) continue;
-      if (before === undefined) added++;
-      else changed++;
-      writes.set(key, row);
-    }
-
-    if (writes.size > 0) {
+    const { added, changed, writes } = mergeChanges(values, (row) => row.value, (day, currency) => stored.get(cell(day, currency)));
+    if (writes.length > 0) {
       const bumped = await client.query<{ version: number }>(
         "UPDATE data_versions SET version = version + 1 WHERE name = 'source_rates' RETURNING version",
       );
       version = bumped.rows[0]!.version;
-      const pending = [...writes.values()];
-      for (let start = 0; start < pending.length; start += WRITE_CHUNK) {
-        const chunk = pending.slice(start, start + WRITE_CHUNK);
+      for (let start = 0; start < writes.length; start += WRITE_CHUNK) {
+        const chunk = writes.slice(start, start + WRITE_CHUNK);
         await client.query(
           longQuery(UPSERT, [source, chunk.map((row) => row.date), chunk.map((row) => row.currency), chunk.map((row) => row.value), version]),
         );

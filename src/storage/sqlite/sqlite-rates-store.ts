@@ -1,5 +1,6 @@
 import type { EncodedDay } from '../../domain/day-encoding.js';
 import type { RateRow } from '../../domain/snapshot.js';
+import { mergeChanges } from '../merge-changes.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { statement, type SqliteDb } from './connection.js';
 
@@ -33,16 +34,11 @@ export class SqliteRatesStore implements RatesStore {
 
   async merge(rows: readonly RateRow[]): Promise<MergeReport> {
     return this.db.transaction(() => {
-      let added = 0;
-      let changed = 0;
-      const writes: RateRow[] = [];
-      for (const row of rows) {
-        const stored = this.selectRate.get(row.date, row.currency) as string | undefined;
-        if (stored === row.rate) continue;
-        if (stored === undefined) added++;
-        else changed++;
-        writes.push(row);
-      }
+      const { added, changed, writes } = mergeChanges(
+        rows,
+        (row) => row.rate,
+        (date, currency) => this.selectRate.get(date, currency) as string | undefined,
+      );
       let version = this.selectVersion.get() as number;
       if (writes.length > 0) {
         version = this.bumpVersion.get() as number;

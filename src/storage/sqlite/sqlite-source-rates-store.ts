@@ -1,4 +1,5 @@
 import { summarise, type EncodedSourceDay, type SourceSummary, type SourceValue, type SourceValueRow } from '../../domain/source-values.js';
+import { mergeChanges } from '../merge-changes.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { statement, type SqliteDb } from './connection.js';
 
@@ -28,22 +29,15 @@ export class SqliteSourceRatesStore implements SourceRatesStore {
 
   async merge(source: string, values: readonly SourceValue[]): Promise<MergeReport> {
     return this.db.transaction(() => {
-      let added = 0;
-      let changed = 0;
-      // Counted against the values stored before this merge; of several values for one cell in
-      // the input the last is written (as on PostgreSQL).
-      const writes = new Map<string, SourceValue>();
-      for (const row of values) {
-        const stored = this.selectValue.get(source, row.date, row.currency) as string | undefined;
-        if (stored === row.value) continue;
-        if (stored === undefined) added++;
-        else changed++;
-        writes.set(`${row.date}\u0000${row.currency}`, row);
-      }
+      const { added, changed, writes } = mergeChanges(
+        values,
+        (row) => row.value,
+        (date, currency) => this.selectValue.get(source, date, currency) as string | undefined,
+      );
       let version = this.selectVersion.get() as number;
-      if (writes.size > 0) {
+      if (writes.length > 0) {
         version = this.bumpVersion.get() as number;
-        for (const row of writes.values()) this.upsertValue.run(source, row.date, row.currency, row.value, version);
+        for (const row of writes) this.upsertValue.run(source, row.date, row.currency, row.value, version);
       }
       return { days: new Set(values.map((row) => row.date)).size, rates: values.length, added, changed, version };
     }).immediate();
