@@ -1,30 +1,19 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../domain/quota.js';
-import type { JobClaims } from '../storage/ports.js';
+import { newHolder, runClaimed, type ClaimedRunDeps } from './claimed-run.js';
 import { nextPublicationRun } from './publication-time.js';
 import { summarise } from './run-ingestion.js';
 import { runSourceIngestion, type SourceIngestionStores } from './run-source-ingestion.js';
 import type { DayRange, SourceAdapter } from './sources/source-adapter.js';
 
-/** Long enough for any ingestion; a holder that dies leaves the slot to others after this. */
-const LEASE_MS = 10 * 60_000;
 /** How long after a bank's stated publication time its run starts: banks are sometimes late. */
 export const SOURCE_RUN_DELAY_MINUTES = 30;
 /** How far back a run fetches days it finds missing (a month of outages at the most). */
 export const BACK_FILL_DAYS = 31;
 
-export interface ScheduledSourceDeps {
+export interface ScheduledSourceDeps extends ClaimedRunDeps {
   stores: SourceIngestionStores;
-  jobs: JobClaims;
   adapter: SourceAdapter;
   log: FastifyBaseLogger;
-  clock: Clock;
-  /** Called after a run that landed, so this instance serves it at once. */
-  onLanded: () => Promise<unknown>;
-  /** Told about every run this instance made: for metrics. */
-  onRun?: (landed: boolean) => void;
 }
 
 /**
@@ -33,27 +22,17 @@ export interface ScheduledSourceDeps {
  * stored one; everyone else steps aside. True when this caller ran it.
  */
 export async function runClaimedSourceIngestion(deps: ScheduledSourceDeps, day: string, holder: string): Promise<boolean> {
-  const slot = `ingest:${deps.adapter.id}:${day}`;
-  try {
-    if (!(await deps.jobs.claim(slot, holder, deps.clock.now(), LEASE_MS))) return false;
-    let landed = false;
-    try {
-      const before = await lastStoredDay(deps);
-      const report = await runSourceIngestion(deps.stores, deps.adapter);
-      deps.log.info(summarise(report));
-      landed = true;
-      await backFill(deps, missedDays(before, report.firstDate));
-      await deps.onLanded();
-    } catch (err) {
-      deps.log.warn(`scheduled ingestion of ${deps.adapter.id} failed: ${(err as Error).message}; its stored values stay as they are`);
-    }
-    deps.onRun?.(landed);
-    await deps.jobs.complete(slot, holder, deps.clock.now());
-    return true;
-  } catch (err) {
-    deps.log.warn(`scheduled ingestion of ${deps.adapter.id} could not be coordinated: ${(err as Error).message}`);
-    return false;
-  }
+  const { id } = deps.adapter;
+  const ingest = async () => {
+    const before = await lastStoredDay(deps);
+    const report = await runSourceIngestion(deps.stores, deps.adapter);
+    deps.log.info(summarise(report));
+    await backFill(deps, missedDays(before, report.firstDate));
+  };
+  return runClaimed(deps, `ingest:${id}:${day}`, holder, ingest, {
+    failed: (reason) => `scheduled ingestion of ${id} failed: ${reason}; its stored values stay as they are`,
+    uncoordinated: (reason) => `scheduled ingestion of ${id} could not be coordinated: ${reason}`,
+  });
 }
 
 /** The newest day stored of the source, or null when none is. */
@@ -96,7 +75,7 @@ async function backFill(deps: ScheduledSourceDeps, missed: DayRange | undefined)
  * zone, on its publication weekdays. Every instance wakes; the one that claims the slot runs it.
  */
 export function scheduleSourceIngestion(deps: ScheduledSourceDeps): () => void {
-  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  const holder = newHolder();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const arm = () => {
