@@ -25,8 +25,8 @@ export function rateLimitMessage(policy: QuotaPolicy): string {
 }
 
 /** X-RateLimit-Remaining (DECISIONS §4). */
-export function remainingOf(policy: QuotaPolicy, decision: QuotaDecision): number {
-  return Math.max(0, policy.limit - decision.used);
+export function remainingOf(policy: QuotaPolicy, counted: { used: number }): number {
+  return Math.max(0, policy.limit - counted.used);
 }
 
 /** X-RateLimit-Reset: the end of the period, in Unix seconds (DECISIONS §4). */
@@ -88,5 +88,5 @@ export interface CurrentUsage {
 
 export function currentUsage(policy: QuotaPolicy, counter: { used: number; periodStart: number } | undefined, now: number): CurrentUsage {
   if (counter === undefined || now >= counter.periodStart + policy.periodMs) return { used: 0, remaining: policy.limit, periodEnd: null };
-  return { used: counter.used, remaining: Math.max(0, policy.limit - counter.used), periodEnd: counter.periodStart + policy.periodMs };
+  return { used: counter.used, remaining: remainingOf(policy, counter), periodEnd: counter.periodStart + policy.periodMs };
 }

@@ -70,9 +70,7 @@ export function ecbDay(day: EncodedDay, tracked: ReadonlySet<string>): Day {
  */
 export class RatesSnapshot {
   private readonly byDate: ReadonlyMap<string, Day>;
-  /** Newest first, because "latest" lookups scan from the end of the history. */
-  private readonly newestFirst: readonly Day[];
-  /** Oldest first, for ranges. */
+  /** Oldest first: ranges read it forwards, "latest" backwards from `today`. */
   private readonly oldestFirst: readonly Day[];
   /** By code: the positions in oldestFirst of the days quoting it, made on first use. */
   private readonly positionsByCode = new Map<string, Int32Array>();
@@ -92,8 +90,7 @@ export class RatesSnapshot {
     private readonly spans: ReadonlyMap<string, StoredSpan>,
   ) {
     this.byDate = days;
-    this.newestFirst = [...days.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-    this.oldestFirst = [...this.newestFirst].reverse();
+    this.oldestFirst = [...days.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }
 
   static empty(): RatesSnapshot {
@@ -116,16 +113,16 @@ export class RatesSnapshot {
   }
 
   get isEmpty(): boolean {
-    return this.newestFirst.length === 0;
+    return this.oldestFirst.length === 0;
   }
 
   get dayCount(): number {
-    return this.newestFirst.length;
+    return this.oldestFirst.length;
   }
 
   /** Every ingested date, newest first. */
   get datesNewestFirst(): string[] {
-    return this.newestFirst.map((day) => day.date);
+    return this.oldestFirst.map((day) => day.date).reverse();
   }
 
   day(date: string): Day | undefined {
@@ -191,10 +188,14 @@ export class RatesSnapshot {
       this.latestByCodes.set(asked, known);
       return known;
     }
-    const today = this.today;
-    const day = this.newestFirst.find(
-      (candidate) => (today === undefined || candidate.date <= today) && wanted.every((code) => candidate.has(code)),
-    );
+    let day: Day | undefined;
+    for (let i = (this.today === undefined ? this.oldestFirst.length : this.countBefore(this.today, true)) - 1; i >= 0; i--) {
+      const candidate = this.oldestFirst[i]!;
+      if (wanted.every((code) => candidate.has(code))) {
+        day = candidate;
+        break;
+      }
+    }
     // Bounded: the sets asked for are few in practice; a flood of distinct sets only resets the memo.
     if (this.latestByCodes.size >= 10_000) this.latestByCodes.clear();
     this.latestByCodes.set(key, day);
