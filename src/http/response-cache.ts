@@ -14,9 +14,14 @@ export interface RenderedBody {
 
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 
+/** The strong ETag of these bytes. */
+export function etagOf(bytes: Buffer): string {
+  return `"${hash('sha1', bytes, 'base64url')}"`;
+}
+
 export function renderText(text: string, type: string): RenderedBody {
   const bytes = Buffer.from(text, 'utf8');
-  return { bytes, type, etag: `"${hash('sha1', bytes, 'base64url')}"` };
+  return { bytes, type, etag: etagOf(bytes) };
 }
 
 export function render(body: unknown): RenderedBody {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagOf, sendBody, type RenderedBody } from '../response-cache.js';
 
 /** Where `npm run build` writes the page (web/, built by Vite): dist/web beside dist/src. */
 export const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
@@ -32,10 +32,8 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-interface WebFile {
-  body: Buffer;
-  type: string;
-  etag: string;
+/** A file of the page as sent: its bytes, type and ETag, and how long a browser may keep it. */
+interface WebFile extends RenderedBody {
   cacheControl: string;
 }
 
@@ -53,9 +51,9 @@ export function loadWebFiles(root: string = WEB_ROOT): Map<string, WebFile> {
     const body = readFileSync(path);
     const url = name === 'index.html' ? '/' : `/${relative(root, path).split(sep).join('/')}`;
     files.set(url, {
-      body,
+      bytes: body,
       type,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      etag: etagOf(body),
       // Vite names what it writes under assets/ by content: those never change under their name.
       cacheControl: url.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
@@ -86,10 +84,6 @@ export function webPageRoutes(app: FastifyInstance, files: Map<string, WebFile> 
   app.addHook('onRequest', exactPathOnly);
   app.addHook('onSend', protectPage);
   for (const [url, file] of files) {
-    app.get(url, async (request, reply) => {
-      reply.header('etag', file.etag).header('cache-control', file.cacheControl);
-      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-      return reply.type(file.type).send(file.body);
-    });
+    app.get(url, async (request, reply) => sendBody(request, reply.header('cache-control', file.cacheControl), file));
   }
 }
