@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isValidIsoDate } from '../domain/calendar-date.js';
-import { decodeDayRates } from '../domain/day-encoding.js';
 import { compareSources, type SourcePairComparison } from '../domain/source-comparison.js';
-import { eurRates, type SourceDayValues } from '../domain/source-day.js';
+import { quotesEur, storedSourceDay, type SourceDayValues } from '../domain/source-day.js';
 import { sourceAdapter } from '../ingest/sources/registry.js';
 import type { OpenedStores } from '../storage/ports.js';
 import { withStores } from './open-cli-stores.js';
@@ -11,22 +10,14 @@ import { USAGE, UsageError } from './usage.js';
 /** An enabled source's stored days, each as its values of that day. */
 type StoredDays = Map<string, SourceDayValues>;
 
-/** Every stored day of each enabled source, in SOURCES order. */
+/** Every stored day of each enabled source, in SOURCES order, decoded when read. */
 async function storedDays(stores: OpenedStores, ids: readonly string[]): Promise<{ id: string; days: StoredDays }[]> {
-  const others = ids.some((id) => id !== 'ecb') ? (await stores.sourceRates.rowsSince(0)).rows : [];
-  const ecbDays = ids.includes('ecb') ? (await stores.rates.daysSince(0)).days : [];
+  const others = ids.some((id) => id !== 'ecb') ? (await stores.sourceRates.daysSince(0)).days : [];
+  const ecbDays = ids.includes('ecb') ? (await stores.rates.daysSince(0)).days.map((day) => ({ ...day, source: 'ecb' })) : [];
   return ids.map((id) => {
-    const adapter = sourceAdapter(id)!;
+    const { base, terms } = sourceAdapter(id)!;
     const days: StoredDays = new Map();
-    const dayOf = (date: string, values: Map<string, string>) =>
-      days.set(date, { source: id, base: adapter.base, terms: adapter.terms, values });
-    if (id === 'ecb') for (const day of ecbDays) dayOf(day.date, decodeDayRates(day.rates, () => true));
-    for (const row of others) {
-      if (row.source !== id) continue;
-      const values = days.get(row.date)?.values as Map<string, string> | undefined;
-      if (values) values.set(row.currency, row.value);
-      else dayOf(row.date, new Map([[row.currency, row.value]]));
-    }
+    for (const day of [...ecbDays, ...others]) if (day.source === id) days.set(day.date, storedSourceDay(id, base, terms, day.rates));
     return { id, days };
   });
 }
@@ -35,7 +26,7 @@ async function storedDays(stores: OpenedStores, ids: readonly string[]): Promise
 function ratedOn(sources: { days: StoredDays }[], date: string): SourceDayValues[] {
   return sources.flatMap(({ days }) => {
     const day = days.get(date);
-    return day && eurRates(day) ? [day] : [];
+    return day && quotesEur(day) ? [day] : [];
   });
 }
 
