@@ -9,6 +9,11 @@ import type { RatesStore, SourceRatesStore } from '../storage/ports.js';
 /** The ECB's id: its figures live in the rates store, every other source's in the source rates store. */
 const ECB = 'ecb';
 
+interface Written {
+  ecb: { days: EncodedDay[]; version: number } | undefined;
+  others: { days: EncodedSourceDay[]; version: number } | undefined;
+}
+
 /** An enabled source as the view needs it: its id and the currency it quotes against. */
 export interface ServedSource {
   id: string;
@@ -58,29 +63,30 @@ export class RatesView {
   }
 
   private async load(): Promise<boolean> {
-    const ecbEnabled = this.sources.some((source) => source.id === ECB);
-    const othersEnabled = this.sources.some((source) => source.id !== ECB);
-    const [ecbVersion, othersVersion] = await Promise.all([
-      ecbEnabled ? this.stores.rates.version() : this.ecbVersion,
-      othersEnabled ? this.stores.sourceRates.version() : this.othersVersion,
-    ]);
     const today = this.today();
-    const moved = ecbVersion !== this.ecbVersion || othersVersion !== this.othersVersion;
-    if (!moved && today === this.current.today) return false;
+    let written: Written;
+    try {
+      written = await this.writtenSince();
+    } catch (error) {
+      // Stores out of reach: what is held is still served (DECISIONS §12), and "latest" still
+      // follows the date, or a day published in advance would stay refused for the outage.
+      if (today !== this.current.today) this.current = this.current.withDays([], ++this.generation, today, new Map(this.spans));
+      throw error;
+    }
+    const { ecb, others } = written;
+    if (!ecb && !others && today === this.current.today) return false;
     const touched = new Set<string>();
-    if (ecbVersion !== this.ecbVersion) {
-      const { days, version } = await this.stores.rates.daysSince(this.ecbVersion);
-      for (const day of days) {
+    if (ecb) {
+      for (const day of ecb.days) {
         this.ecbDays.set(day.date, day);
         touched.add(day.date);
       }
-      this.ecbVersion = version;
+      this.ecbVersion = ecb.version;
       this.spanned(ECB, this.ecbDays.values());
     }
-    if (othersVersion !== this.othersVersion) {
-      const { days, version } = await this.stores.sourceRates.daysSince(this.othersVersion);
+    if (others) {
       const sourcesMoved = new Set<string>();
-      for (const day of days) {
+      for (const day of others.days) {
         // Another bank's days stay in the store until SOURCES names it.
         if (!this.sources.some((source) => source.id === day.source)) continue;
         let ofSource = this.otherDays.get(day.source);
@@ -90,10 +96,28 @@ export class RatesView {
         sourcesMoved.add(day.source);
       }
       for (const source of sourcesMoved) this.spanned(source, this.otherDays.get(source)!.values());
-      this.othersVersion = version;
+      this.othersVersion = others.version;
     }
     this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today, new Map(this.spans));
-    return moved;
+    return ecb !== undefined || others !== undefined;
+  }
+
+  /**
+   * What each store wrote since the last load (undefined: its version stayed). Only read here:
+   * nothing is kept until both stores have answered, so a failed load is retried whole.
+   */
+  private async writtenSince(): Promise<Written> {
+    const ecbEnabled = this.sources.some((source) => source.id === ECB);
+    const othersEnabled = this.sources.some((source) => source.id !== ECB);
+    const [ecbVersion, othersVersion] = await Promise.all([
+      ecbEnabled ? this.stores.rates.version() : this.ecbVersion,
+      othersEnabled ? this.stores.sourceRates.version() : this.othersVersion,
+    ]);
+    const [ecb, others] = await Promise.all([
+      ecbVersion !== this.ecbVersion ? this.stores.rates.daysSince(this.ecbVersion) : undefined,
+      othersVersion !== this.othersVersion ? this.stores.sourceRates.daysSince(this.othersVersion) : undefined,
+    ]);
+    return { ecb, others };
   }
 
   /** Keeps a source's span, from the whole days held of it. */

@@ -95,3 +95,55 @@ test('when sources are stored, then the snapshot holds what GET /sources shows: 
   assert.deepEqual(view.snapshot.spanOf('nbp'), { codes: ['CHF', 'EUR', 'HUF', 'RUB', 'USD'], firstDay: '2026-03-03', lastDay: '2026-03-09' });
   assert.deepEqual(view.snapshot.spanOf('ecb'), { codes: ['TRL', 'USD'], firstDay: '2026-03-02', lastDay: '2026-03-04' }, 'kept from the load before');
 });
+
+/** A store behind a switch: while `down`, its calls (or only `only`) fail as an unreachable database's do. */
+function switchable<T extends object>(store: T, isDown: () => boolean, only?: string): T {
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (typeof value !== 'function') return value;
+      const fails = () => isDown() && (only === undefined || property === only);
+      return (...args: unknown[]) => (fails() ? Promise.reject(new Error('connect ECONNREFUSED')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
+
+test('when a load fails after one store gave its days, then nothing of it is kept and the next load brings both stores\' days', async (t) => {
+  const stores = await storesWithData(t);
+  let banksDown = false;
+  const view = new RatesView({ rates: stores.rates, sourceRates: switchable(stores.sourceRates, () => banksDown, 'daysSince') }, TRACKED, SOURCES, () => '2026-03-10');
+  await view.refresh();
+  const before = view.snapshot;
+  await stores.rates.merge([{ date: '2026-03-09', currency: 'USD', rate: '1.17' }]);
+  await stores.sourceRates.merge('nbp', [{ date: '2026-03-06', currency: 'EUR', value: '4.26' }]);
+
+  banksDown = true;
+  await assert.rejects(view.refresh(), /ECONNREFUSED/);
+  assert.equal(view.snapshot, before, 'the snapshot held stays as it was');
+  banksDown = false;
+  assert.equal(await view.refresh(), true);
+  assert.equal(view.snapshot.latestWith(['USD'])?.date, '2026-03-09', "the ECB's new day, read before the failure, is loaded");
+  assert.equal(roundedRatio(view.snapshot.day('2026-03-09')!.rate('USD')!), '1.170000');
+  assert.equal(roundedRatio(view.snapshot.day('2026-03-06')!.rate('PLN')!), '4.260000');
+  assert.equal(view.snapshot.spanOf('ecb')?.lastDay, '2026-03-09');
+});
+
+test('when the UTC date moves while the stores are unreachable, then "latest" still follows it, on the data held', async (t) => {
+  const stores = await storesWithData(t);
+  let down = false;
+  let today = '2026-03-04';
+  const view = new RatesView({ rates: switchable(stores.rates, () => down), sourceRates: switchable(stores.sourceRates, () => down) }, TRACKED, SOURCES, () => today);
+  await view.refresh();
+  const before = view.snapshot;
+  assert.equal(before.latestWith(['RUB']), undefined, "NBP's 2026-03-05 is after today");
+
+  down = true;
+  today = '2026-03-05';
+  await assert.rejects(view.refresh(), /ECONNREFUSED/);
+  assert.notEqual(view.snapshot.version, before.version, 'a new snapshot, so no answer kept by version outlives the date');
+  assert.equal(view.snapshot.latestWith(['RUB'])?.date, '2026-03-05');
+  await assert.rejects(view.refresh(), /ECONNREFUSED/);
+  const held = view.snapshot;
+  await assert.rejects(view.refresh(), /ECONNREFUSED/);
+  assert.equal(view.snapshot, held, 'the same date makes no new snapshot');
+});
