@@ -53,8 +53,10 @@ function parseNbu(bytes: Buffer, origin: string): SourceDay[] {
     if (date === undefined) throw new IngestFormatError(`${at()}: invalid exchangedate ${showValue(dotted)} (expected DD.MM.YYYY)`);
     const code = stringValue(row['cc'], () => `${origin}: ${date} row #${i + 1} "cc"`);
     const where = () => `${origin}: ${date} currency=${code}`;
-    // The latest-rates feed (statdirectory) quotes per 1 unit and has no `units`; exchange_site has it.
-    const units = row['units'] === undefined ? '1' : numberText(row['units'], () => `${where()} "units"`);
+    // The latest-rates feed (statdirectory) quotes per 1 unit and has no `units`; an exchange_site
+    // row (it has `rate_per_unit`) without them would be read per 1 of what it quotes per 10 or 1000.
+    const perOne = row['units'] === undefined && row['rate_per_unit'] === undefined;
+    const units = perOne ? '1' : numberText(row['units'], () => `${where()} "units"`);
     collector.add(date, code, numberText(row['rate'], () => `${where()} "rate"`), units);
   });
   return collector.result();

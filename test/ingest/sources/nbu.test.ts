@@ -46,6 +46,7 @@ test('when the recorded file is altered to be malformed, then the whole file is 
   await assertRefused(nbu, withRow(hufRow.replace(hufRate, '"rate":"12.9403","units":100,')), /2026-03-16 currency=HUF "rate": expected a number/);
   await assertRefused(nbu, withRow(hufRow.replace(hufRate, '"rate":1.29403e1,"units":100,')), /2026-03-16 currency=HUF: invalid rate "1.29403e1"/);
   await assertRefused(nbu, withRow(hufRow.replace(hufRate, '"units":100,')), /2026-03-16 currency=HUF "rate": expected a number, got nothing/);
+  await assertRefused(nbu, withRow(hufRow.replace(hufRate, '"rate":12.9403,')), /2026-03-16 currency=HUF "units": expected a number, got nothing/);
   await assertRefused(nbu, withRow(hufRow.replace('"16.03.2026"', '"2026-03-16"')), /row #\d+: invalid exchangedate "2026-03-16" \(expected DD.MM.YYYY\)/);
   await assertRefused(nbu, withRow(hufRow.replace('"cc":"HUF"', '"cc":"EUR"')), /2026-03-16 currency=EUR appears twice/);
   await assertRefused(nbu, withRow(hufRow.replace('"cc":"HUF"', '"cc":"UAH"')), /2026-03-16 currency=UAH: the source's own base currency is quoted/);
