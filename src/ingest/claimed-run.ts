@@ -22,9 +22,10 @@ export interface ClaimedRunDeps {
   onRun?: (landed: boolean) => void;
 }
 
-/** What the warnings say of a run: that it failed, or that it could not be coordinated. */
+/** What the warnings say of a run: that it failed, that it landed but is not served yet, or that it could not be coordinated. */
 export interface RunWording {
   failed: (reason: string) => string;
+  notLoaded: (reason: string) => string;
   uncoordinated: (reason: string) => string;
 }
 
@@ -46,9 +47,16 @@ export async function runClaimed(
     try {
       await ingest();
       landed = true;
-      await deps.onLanded();
     } catch (err) {
       deps.log.warn(wording.failed((err as Error).message));
+    }
+    if (landed) {
+      try {
+        await deps.onLanded();
+      } catch (err) {
+        // Stored all the same: the refresher loads it once the store answers again.
+        deps.log.warn(wording.notLoaded((err as Error).message));
+      }
     }
     deps.onRun?.(landed);
     await deps.jobs.complete(slot, holder, deps.clock.now());

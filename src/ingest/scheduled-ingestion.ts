@@ -19,6 +19,7 @@ export async function runClaimedIngestion(deps: Omit<ScheduledIngestionDeps, 'mi
   const slot = `ingest:${new Date(deps.clock.now()).toISOString().slice(0, 10)}`;
   return runClaimed(deps, slot, holder, async () => deps.log.info(summarise(await runIngestion(deps.rates, { url: deps.url }))), {
     failed: (reason) => `scheduled ingestion from ${deps.url} failed: ${reason}; the stored rates stay as they are`,
+    notLoaded: (reason) => `scheduled ingestion from ${deps.url} stored its rates, but this instance could not load them yet: ${reason}; it serves them once the store answers`,
     uncoordinated: (reason) => `scheduled ingestion could not be coordinated: ${reason}`,
   });
 }

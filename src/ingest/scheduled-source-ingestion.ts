@@ -31,6 +31,7 @@ export async function runClaimedSourceIngestion(deps: ScheduledSourceDeps, day: 
   };
   return runClaimed(deps, `ingest:${id}:${day}`, holder, ingest, {
     failed: (reason) => `scheduled ingestion of ${id} failed: ${reason}; its stored values stay as they are`,
+    notLoaded: (reason) => `scheduled ingestion of ${id} stored its values, but this instance could not load them yet: ${reason}; it serves them once the store answers`,
     uncoordinated: (reason) => `scheduled ingestion of ${id} could not be coordinated: ${reason}`,
   });
 }

@@ -104,3 +104,23 @@ test('when a run finds days missing before the publication it fetched, then it f
   assert.equal((await fresh.sourceRates.summary()).sources[0]!.lastDay, '2026-03-05');
   assert.ok(lines.some((line) => /^back-filling nbp from 2026-02-21 to 2026-03-01 failed: .*404.*ingest --source nbp --url/.test(line)), lines.join('\n'));
 });
+
+test('when a run stored its values but this instance cannot load them, then the log says they are stored, not that the run failed', async (t) => {
+  const feed = await countingFeed(t);
+  const stores = await openStores('sqlite::memory:');
+  t.after(() => stores.close());
+  const lines: string[] = [];
+  const logged = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line).msg) });
+  const runs: boolean[] = [];
+  const deps: ScheduledSourceDeps = {
+    ...depsOf(stores, feed.url, new ManualClock(Date.UTC(2026, 2, 5, 11, 45))),
+    log: logged,
+    onLanded: async () => Promise.reject(new Error('PostgreSQL is unavailable')),
+    onRun: (landed) => void runs.push(landed),
+  };
+  assert.equal(await runClaimedSourceIngestion(deps, '2026-03-05', 'one'), true);
+  assert.deepEqual(runs, [true]);
+  assert.equal((await stores.sourceRates.daysSince(0)).days.length, 4);
+  assert.ok(lines.includes('scheduled ingestion of nbp stored its values, but this instance could not load them yet: PostgreSQL is unavailable; it serves them once the store answers'), lines.join('\n'));
+  assert.deepEqual(lines.filter((line) => line.includes('failed')), []);
+});
