@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { newHolder, runClaimed, type ClaimedRunDeps } from './claimed-run.js';
 import { nextPublicationRun } from './publication-time.js';
 import { summarise } from './run-ingestion.js';
-import { runSourceIngestion, type SourceIngestionStores } from './run-source-ingestion.js';
+import { runSourceIngestion, runSourceRangeIngestion, type SourceIngestionStores } from './run-source-ingestion.js';
 import type { DayRange, SourceAdapter } from './sources/source-adapter.js';
 
 /** How long after a bank's stated publication time its run starts: banks are sometimes late. */
@@ -27,7 +27,7 @@ export async function runClaimedSourceIngestion(deps: ScheduledSourceDeps, day: 
     const before = await lastStoredDay(deps);
     const report = await runSourceIngestion(deps.stores, deps.adapter);
     deps.log.info(summarise(report));
-    await backFill(deps, missedDays(before, report.firstDate));
+    await backFill(deps, missedDays(before, report.lastDate));
   };
   return runClaimed(deps, `ingest:${id}:${day}`, holder, ingest, {
     failed: (reason) => `scheduled ingestion of ${id} failed: ${reason}; its stored values stay as they are`,
@@ -45,27 +45,30 @@ async function lastStoredDay(deps: ScheduledSourceDeps): Promise<string | null> 
 const dayAfter = (day: string, days = 1) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * The days between the newest stored before a run and the first of the publication it fetched,
+ * The days between the newest stored before a run and the newest of the publication it fetched,
  * when there are any (a run missed while every instance was down, or a bank later than the run):
  * at most BACK_FILL_DAYS, the latest of them. Nothing before the first ingestion, which is by hand.
+ * Measured from the newest fetched day, not the first: NBP's latest table B is days older than
+ * its table A, and the table A days between them may be the missing ones.
  */
-export function missedDays(lastStored: string | null, fetchedFrom: string): DayRange | undefined {
+export function missedDays(lastStored: string | null, fetchedThrough: string): DayRange | undefined {
   if (lastStored === null) return undefined;
   const from = dayAfter(lastStored);
-  const to = dayAfter(fetchedFrom, -1);
+  const to = dayAfter(fetchedThrough, -1);
   if (from > to) return undefined;
   const earliest = dayAfter(to, 1 - BACK_FILL_DAYS);
   return { from: from < earliest ? earliest : from, to };
 }
 
 /**
- * Fetches the missed days by the bank's range URLs. Its failure (a range with no publication at
- * all is a 404 at NBP) is only logged: the latest publication has landed either way.
+ * Fetches the missed days by the bank's range URLs; days it published none on (a weekend, a
+ * holiday) are no error. Its failure is only logged: the latest publication has landed either way.
  */
 async function backFill(deps: ScheduledSourceDeps, missed: DayRange | undefined): Promise<void> {
   if (missed === undefined) return;
   try {
-    deps.log.info(`back-filling ${deps.adapter.id}: ${summarise(await runSourceIngestion(deps.stores, deps.adapter, undefined, missed))}`);
+    const report = await runSourceRangeIngestion(deps.stores, deps.adapter, missed);
+    deps.log.info(`back-filling ${deps.adapter.id}: ${report ? summarise(report) : `nothing published from ${missed.from} to ${missed.to}`}`);
   } catch (err) {
     deps.log.warn(`back-filling ${deps.adapter.id} from ${missed.from} to ${missed.to} failed: ${(err as Error).message}; fetch it by hand with "currency-rates ingest --source ${deps.adapter.id} --url …"`);
   }

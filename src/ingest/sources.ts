@@ -22,6 +22,13 @@ export const MAX_FILE_BYTES = MAX_DOWNLOAD_BYTES;
 
 export class SourceUnavailableError extends Error {
   override name = 'SourceUnavailableError';
+  constructor(
+    message: string,
+    /** The HTTP status the server answered, when it answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 export function describeSource(source: IngestSource): string {
@@ -36,7 +43,7 @@ async function download(url: string, timeoutMs: number): Promise<Buffer> {
     const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
     throw new SourceUnavailableError(`${url}: cannot be fetched (${reason})`);
   }
-  if (!response.ok) throw new SourceUnavailableError(`${url}: the server answered ${response.status}`);
+  if (!response.ok) throw new SourceUnavailableError(`${url}: the server answered ${response.status}`, response.status);
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${url}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
   const chunks: Buffer[] = [];

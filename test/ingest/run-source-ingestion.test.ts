@@ -4,9 +4,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { runSourceIngestion } from '../../src/ingest/run-source-ingestion.js';
+import { runSourceIngestion, runSourceRangeIngestion } from '../../src/ingest/run-source-ingestion.js';
 import { nbp } from '../../src/ingest/sources/nbp.js';
 import { sourceAdapter } from '../../src/ingest/sources/registry.js';
+import type { DayRange, SourceAdapter } from '../../src/ingest/sources/source-adapter.js';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { PROVIDER_FILES, PROVIDER_FIXTURES, providerBytes, providerText } from '../helpers/provider-fixtures.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -64,5 +65,38 @@ test('when one of the documents is malformed or missing, then nothing of the oth
   t.after(() => stores.close());
   await assert.rejects(runSourceIngestion(stores, { ...nbp, urls: () => [`${base}/a`, `${base}/b`] }), /\/b: 2026-03-04: invalid currency "AF"/);
   await assert.rejects(runSourceIngestion(stores, { ...nbp, urls: () => [`${base}/a`, `${base}/missing`] }), /the server answered 404/);
+  assert.equal(await stores.sourceRates.version(), 0);
+});
+
+/** A registered adapter fetching from `base` instead of its bank's host. */
+function servedFrom(id: string, base: string): SourceAdapter {
+  const adapter = sourceAdapter(id)!;
+  return { ...adapter, urls: (range?: DayRange) => adapter.urls(range).map((url) => base + new URL(url).pathname + new URL(url).search) };
+}
+
+test("when a range is ingested from a document holding more (CNB's whole year), then only the range's days land; a weekend is nothing to ingest", async (t) => {
+  const base = await serve(t, { '/cnbapi/exrates/daily-year?lang=EN&year=2026': providerBytes(PROVIDER_FILES.cnb) });
+  const stores = openSqliteStores(':memory:');
+  t.after(() => stores.close());
+  const cnb = servedFrom('cnb', base);
+  assert.equal(await runSourceRangeIngestion(stores, cnb, { from: '2026-03-28', to: '2026-03-29' }), undefined);
+  assert.equal(await stores.sourceRates.version(), 0);
+  const report = await runSourceRangeIngestion(stores, cnb, { from: '2026-03-27', to: '2026-03-31' });
+  assert.deepEqual([report?.days, report?.firstDate, report?.lastDate], [3, '2026-03-27', '2026-03-31']);
+  assert.deepEqual((await stores.sourceRates.daysSince(0)).days.map((day) => day.date), ['2026-03-27', '2026-03-30', '2026-03-31']);
+});
+
+test('when a range holds no publication (an empty document; 404 where the bank says so), then nothing lands and nothing fails; any other fault still fails it', async (t) => {
+  const base = await serve(t, {
+    '/valet/observations/group/FX_RATES_DAILY/json?start_date=2026-07-01&end_date=2026-07-01': '{"observations":[]}',
+    '/valet/observations/group/FX_RATES_DAILY/json?start_date=2026-07-02&end_date=2026-07-02': '{"observations":{}}',
+  });
+  const stores = openSqliteStores(':memory:');
+  t.after(() => stores.close());
+  const boc = servedFrom('boc', base);
+  assert.equal(await runSourceRangeIngestion(stores, boc, { from: '2026-07-01', to: '2026-07-01' }), undefined, 'Canada Day');
+  await assert.rejects(runSourceRangeIngestion(stores, boc, { from: '2026-07-02', to: '2026-07-02' }), /"observations": expected an array/);
+  await assert.rejects(runSourceRangeIngestion(stores, boc, { from: '2026-07-03', to: '2026-07-03' }), /the server answered 404/, "a 404 is not the Bank of Canada's answer for no data");
+  assert.equal(await runSourceRangeIngestion(stores, servedFrom('nbp', base), { from: '2026-07-03', to: '2026-07-03' }), undefined, "NBP's answer for no data: 404");
   assert.equal(await stores.sourceRates.version(), 0);
 });

@@ -3,6 +3,11 @@ import { IngestFormatError } from '../parsed-day.js';
 import { canonicalRate, isCurrencyCode, isValidIsoDate, showValue } from '../rate-value.js';
 import type { SourceDay } from './source-adapter.js';
 
+/** A well-formed document without a single rate: refused as a publication, nothing to add from a range. */
+export class EmptyDocumentError extends IngestFormatError {
+  override name = 'EmptyDocumentError';
+}
+
 /** Largest nominal a bank may quote per: 10^9 (the CBR's largest is 1,000,000). */
 const MAX_NOMINAL_EXPONENT = 9;
 
@@ -52,7 +57,7 @@ export class DayCollector {
       .filter(([, values]) => values.size > 0)
       .map(([date, values]) => ({ date, values }))
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-    if (days.length === 0) throw new IngestFormatError(`${this.origin}: the document holds no rates`);
+    if (days.length === 0) throw new EmptyDocumentError(`${this.origin}: the document holds no rates`);
     return days;
   }
 }

@@ -38,6 +38,8 @@ export const nbp: SourceAdapter = {
   // The API serves at most 93 days per range request; splitting longer ranges is the caller's job.
   urls: (range?: DayRange) =>
     TABLES.map((table) => (range ? `${API}/${table}/${range.from}/${range.to}/?format=json` : `${API}/${table}/?format=json`)),
+  // "In the case of lack of data for a correctly determined time interval, 404 Not Found" (its manual).
+  emptyRangeStatus: 404,
   parse: async (bytes, origin) => parseNbp(bytes, origin),
 };
 

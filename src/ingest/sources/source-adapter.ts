@@ -60,6 +60,11 @@ export interface SourceAdapter {
    */
   urls(range?: DayRange): string[];
   /**
+   * The HTTP status the feed answers a range without a publication with, where it does not send
+   * an empty document instead (NBP: 404, "Brak danych").
+   */
+  readonly emptyRangeStatus?: number;
+  /**
    * Parses one document of the source, all or nothing: malformed input throws
    * IngestFormatError naming `origin` and the day and currency at fault. Days come back sorted,
    * oldest first.
