@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, JSON_TYPE, sendError } from './errors.js';
-import { commonHeaders } from './hooks/common-headers.js';
+import { commonHeaders, FIXED_HEADERS } from './hooks/common-headers.js';
 
 /**
  * What a client may send, and how slowly. Every refusal is a JSON answer in the spec's error
@@ -109,8 +110,10 @@ function clientErrorHandler(limits: HttpLimits) {
     if (err.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
     answered.add(socket);
     const status = statusOf(err, limits);
+    // No request was parsed to carry an id: this answer gets its own, as every answer has one.
+    const reqId = randomUUID();
     // Only the code: the error's message and stack say nothing a client or operator needs here.
-    this.log.debug({ code: err.code, status }, 'client error');
+    this.log.debug({ reqId, code: err.code, status }, 'client error');
     // A request answered before its body finished arriving (a 401, a 404) that then times out
     // must not get a second answer on the same connection: it is only closed.
     const exchange = exchanges.get(socket);
@@ -121,8 +124,8 @@ function clientErrorHandler(limits: HttpLimits) {
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
           `Content-Type: ${JSON_TYPE}\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-          'Access-Control-Allow-Origin: *\r\n' +
-          'X-Content-Type-Options: nosniff\r\n' +
+          `X-Request-Id: ${reqId}\r\n` +
+          Object.entries(FIXED_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
           'Connection: close\r\n\r\n' +
           (isHead(err.rawPacket) ? '' : body),
       );

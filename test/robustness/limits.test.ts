@@ -46,6 +46,10 @@ function assertJsonError(answer: { status: number | undefined; headers: Record<s
   assert.equal(answer.status, status, `${what}: status; got ${answer.body.slice(0, 200)}`);
   assert.equal(answer.headers['content-type'], JSON_TYPE, `${what}: content type`);
   assert.equal(answer.headers['x-content-type-options'], 'nosniff', `${what}: nosniff`);
+  // Every answer, even one Node's parser refused before Fastify saw a request (docs/api.md).
+  assert.match(String(answer.headers['x-request-id']), /^[\w.:-]{1,128}$/, `${what}: a request id`);
+  assert.equal(answer.headers['access-control-allow-origin'], '*', `${what}: CORS`);
+  assert.match(String(answer.headers['access-control-expose-headers']), /X-Request-Id/, `${what}: exposed headers`);
   const body = JSON.parse(answer.body) as Record<string, unknown>;
   assert.deepEqual(Object.keys(body), ['statusCode', 'message', 'error'], `${what}: the spec's error shape`);
   assert.equal(body.statusCode, status);

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id';
 
-const FIXED = {
+/** The headers every answer carries besides its request id, also where Node answers for Fastify (http/limits.ts). */
+export const FIXED_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': EXPOSED,
   'x-content-type-options': 'nosniff',
@@ -14,6 +15,6 @@ const FIXED = {
  * browsers; and no content sniffing. (Fastify sends no X-Powered-By.)
  */
 export function commonHeaders(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  reply.headers({ 'x-request-id': request.id, ...FIXED });
+  reply.headers({ 'x-request-id': request.id, ...FIXED_HEADERS });
   done();
 }
