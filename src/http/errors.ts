@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AmountNotPositiveError, NoDataError, NoDataInRangeError, UnknownCurrencyError } from '../domain/errors.js';
 import { loggableError } from '../loggable-error.js';
 import { StoreUnavailableError } from '../storage/ports.js';
+import { requestPath } from './request-path.js';
 
 /** The content type of every JSON answer, the service's own and its errors. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -62,7 +63,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, answer);
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const path = requestPath(request.url);
     return sendError(reply, new HttpError(404, `Cannot ${request.method} ${path}`));
   });
 }

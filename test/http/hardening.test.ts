@@ -126,6 +126,21 @@ test('RFC 9112 §3.2: a request target never holds a fragment', async (t) => {
   });
 });
 
+test('RFC 9112 §3.2.2: an absolute-form target is answered as its path, and messages quote the path alone', async (t) => {
+  const { auth, raw } = await hardenedServer(t);
+  const origin = 'http://rates.example';
+  const asPath = await raw(`${V1}/rates/2026-04-13?symbols=USD`);
+  const absolute = await raw(`${origin}${V1}/rates/2026-04-13?symbols=USD`);
+  assert.deepEqual([absolute.status, absolute.text], [200, asPath.text]);
+  assertError(await raw(`${origin}${V1}/nope?a=1`), 404, `Cannot GET ${V1}/nope`, 'an unknown path');
+  assertError(await raw(`${origin}${V1}/convert?from=USD`, [auth], 'POST'), 405, `Cannot POST ${V1}/convert`, 'another method');
+  assertError(await raw(`HTTPS://rates.example/docs/%2e%2e/x`, []), 404, 'Cannot GET /docs/%2e%2e/x', 'a dot segment under /docs');
+  for (const path of ['/', '/favicon.svg']) {
+    const [page, pageAbsolute] = [await raw(path, []), await raw(`${origin}${path}`, [])];
+    assert.deepEqual([pageAbsolute.status, pageAbsolute.text], [200, page.text], `the page's ${path}`);
+  }
+});
+
 test('DECISIONS §1.1: an empty or doubled path segment in /api/v1/rates/ is an unknown path', async (t) => {
   const { auth, raw, remaining } = await hardenedServer(t);
   const cases: [target: string, shown: string][] = [

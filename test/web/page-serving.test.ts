@@ -65,13 +65,17 @@ test('when a path beside the page is asked for, then it is the unknown path\'s 4
     assert.equal(answer.text, JSON.stringify(errorBody(404, `Cannot GET ${path}`)), path);
     assert.equal(answer.headers.get('content-type'), JSON_TYPE, path);
   }
-  // Targets the router would take for `/`, though they are no path of the page.
+  // A target the router would take for `/`, though it is no path of the page; an absolute-form
+  // target of `/` is that path (RFC 9112 §3.2.2), as for every route.
   const port = Number(new URL(server.url).port);
-  for (const target of ['*', 'http://example.com/', 'http://[::1]/']) {
+  const star = await rawRequest('127.0.0.1', port, { target: '*', method: 'GET', headers: [] });
+  assert.equal(star.status, 404);
+  assert.equal(star.headers['content-type'], JSON_TYPE);
+  assert.equal((star.json as { error?: string }).error, 'Not Found');
+  const page = await read(await server.get('/', { auth: false }));
+  for (const target of ['http://example.com/', 'http://[::1]/']) {
     const answer = await rawRequest('127.0.0.1', port, { target, method: 'GET', headers: [] });
-    assert.equal(answer.status, 404, target);
-    assert.equal(answer.headers['content-type'], JSON_TYPE, target);
-    assert.equal((answer.json as { error?: string }).error, 'Not Found', target);
+    assert.deepEqual([answer.status, answer.text], [200, page.text], target);
   }
   const post = await read(await server.get('/', { auth: false, method: 'POST' }));
   assert.equal(post.status, 404);

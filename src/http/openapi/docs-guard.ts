@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, sendError } from '../errors.js';
+import { requestPath } from '../request-path.js';
 import { DOCS_PREFIX } from './docs-paths.js';
 
 /**
@@ -35,7 +36,7 @@ const STATIC_INDEX = `${DOCS_PREFIX}/static/index.html`;
 
 /** onRequest of the reference's routes: only its own pages and assets are answered. */
 export function guardDocsPath(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  const path = request.url.split('?')[0]!;
+  const path = requestPath(request.url);
   // Answered here: a hook that sends does not call done, and nothing after it runs.
   if (DOT_SEGMENT.test(path)) return void sendError(reply, new HttpError(404, `Cannot ${request.method} ${path}`));
   if (request.routeOptions.url === STATIC_INDEX) return void reply.redirect(`${DOCS_PREFIX}/`);

@@ -2,6 +2,7 @@ import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preflight } from '../cors.js';
 import { HttpError, sendError } from '../errors.js';
+import { requestPath } from '../request-path.js';
 
 export const API_PATHS = [
   '/api/v1/rates/latest',
@@ -41,7 +42,7 @@ export function otherMethodRoutes(app: FastifyInstance): void {
       url,
       onRequest: async (request, reply) => {
         reply.header('allow', 'GET, HEAD');
-        return sendError(reply, new HttpError(405, `Cannot ${request.method} ${request.url.split('?')[0]}`));
+        return sendError(reply, new HttpError(405, `Cannot ${request.method} ${requestPath(request.url)}`));
       },
       handler: async () => undefined,
     });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestPath } from '../request-path.js';
 import { etagOf, sendBody, type RenderedBody } from '../response-cache.js';
 
 /** Where `npm run build` writes the page (web/, built by Vite): dist/web beside dist/src. */
@@ -72,7 +73,7 @@ function protectPage(_request: FastifyRequest, reply: FastifyReply, _payload: un
  * reaches `/`); those stay the unknown path's 404, as before the page existed.
  */
 function exactPathOnly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  if (request.url.split('?')[0] !== request.routeOptions.url) return void reply.callNotFound();
+  if (requestPath(request.url) !== request.routeOptions.url) return void reply.callNotFound();
   done();
 }
 
