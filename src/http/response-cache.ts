@@ -73,6 +73,10 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
 /** Sends a rendered 200, or 304 when the client already holds these bytes. */
 export function sendBody(request: FastifyRequest, reply: FastifyReply, body: RenderedBody): FastifyReply {
   reply.header('etag', body.etag);
-  if (notModified(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+  if (notModified(request.headers['if-none-match'], body.etag)) {
+    // Fastify's HEAD handling states the length of what it is given, 0 for nothing; given the bytes
+    // (never sent), a HEAD's 304 states the 200's length, as RFC 9110 §8.6 allows, not a wrong 0.
+    return reply.code(304).send(request.method === 'HEAD' ? body.bytes : undefined);
+  }
   return reply.type(body.type).send(body.bytes);
 }

@@ -103,6 +103,16 @@ test('HEAD mirrors GET', async (t) => {
       assert.equal(remainingOf(head), remainingOf(get) - 1);
     });
   }
+  await t.test('when HEAD carries the ETag, then 304 as GET does, stating no length or the 200\'s, never 0 (RFC 9110 §8.6)', async () => {
+    for (const path of [`${V1}/rates/latest`, `${V1}/convert?from=USD&to=JPY&amount=10`, '/']) {
+      const auth = path !== '/';
+      const get = await read(await server.get(path, { auth }));
+      const headers = { 'if-none-match': get.headers.get('etag')! };
+      const [getAgain, head] = [await read(await server.get(path, { auth, headers })), await read(await server.get(path, { auth, headers, method: 'HEAD' }))];
+      assert.deepEqual([getAgain.status, head.status, head.text, head.headers.get('etag')], [304, 304, '', get.headers.get('etag')], path);
+      assert.ok([null, get.headers.get('content-length')].includes(head.headers.get('content-length')), `${path}: content-length ${head.headers.get('content-length')}`);
+    }
+  });
   await t.test('when HEAD comes without a key, then 401 with WWW-Authenticate and no body', async () => {
     const head = await read(await server.get(`${V1}/rates/latest`, { method: 'HEAD', auth: false }));
     assert.equal(head.status, 401);
