@@ -28,6 +28,8 @@ export async function serveCommand(args: string[]): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // `on`, not `once`: a second signal while draining (systemd signals a worker's whole group, and
+  // its primary relays the signal) must not fall back to the default action, which kills at once.
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -183,4 +183,13 @@ export async function apiGet(baseUrl: string, path: string, key?: string, timeou
     json = undefined;
   }
   return { status: response.status, headers: response.headers, text, json };
+}
+
+/** The processes `pid` started (a WORKERS primary's workers). */
+export function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
+  }
 }

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { describeRun, fixture, runCli, serviceEnv } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { pollUntil, spawnServer, withTimeout } from '../helpers/server-process.js';
+import { childrenOf, pollUntil, spawnServer, withTimeout } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** DECISIONS §12: with WORKERS > 1, /metrics reports the whole instance (all workers summed), never one worker. */
-
-const childrenOf = (pid: number): number[] => {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when there are none
-  }
-};
 
 /** The value of one sample (`name{labels}`, labels in the order prom-client writes them), or undefined. */
 function sample(text: string, series: string): number | undefined {
