@@ -39,13 +39,19 @@ const sourceList = z
     }
   });
 
+/** sqlite: with a path, or a PostgreSQL URL that parses: refused here, naming the variable, not later by a driver. */
+function isDatabaseUrl(value: string): boolean {
+  if (value.startsWith('sqlite:')) return value.length > 'sqlite:'.length;
+  return /^postgres(ql)?:\/\//.test(value) && URL.canParse(value);
+}
+
 const schema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
-    .default('sqlite:./data/currency-rates.db'),
+    .default('sqlite:./data/currency-rates.db')
+    .refine(isDatabaseUrl, 'must be sqlite:PATH or a postgres:// URL'),
   QUOTA_LIMIT: integer(1, 1_000_000_000).default(1000),
   QUOTA_PERIOD_DAYS: integer(1, 3650).default(30),
   // Unset: what the enabled sources publish (defaultTracked).
@@ -65,7 +71,7 @@ const schema = z.object({
   REFRESH_INTERVAL_MS: integer(100, 5000).default(1000),
   REDIS_URL: z
     .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), 'must be a redis:// or rediss:// URL')
     .optional(),
   REDIS_KEY_PREFIX: z.string().default('currency-rates:'),
   WORKERS: z

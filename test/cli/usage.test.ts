@@ -111,6 +111,9 @@ test('when a configuration variable is invalid, then serve exits non-zero with a
     ['REFRESH_INTERVAL_MS', 'often'],
     ['INGEST_SCHEDULE', '25:00'],
     ['DATABASE_URL', 'nosuchdb://user:secret@localhost/rates'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['DATABASE_URL', 'postgres://user:secret@[bad/rates'],
+    ['REDIS_URL', 'redis://:secret@[bad:6379'],
   ];
   const results = await mapLimit(cases, 4, ([name, value]) =>
     runCli(['serve'], serviceEnv(join(dir, 'rates.db'), { PORT: port, HOST: '127.0.0.1', [name]: value }), BOUNDED),
