@@ -193,7 +193,6 @@ export async function startServer(
       // connections keep being accepted until they stop coming, then the listener closes.
       const started = Date.now();
       draining = true;
-      stopRefresher();
       stopSchedule();
       for (const stop of stopSourceSchedules) stop();
       await acceptUntilQuiet(app.server, QUIET_MS, ACCEPT_AT_MOST_MS);
@@ -208,6 +207,8 @@ export async function startServer(
         clearInterval(sweep);
         clearTimeout(deadline);
       }
+      // Only now: until the last answer, a key revoked meanwhile is refused (DECISIONS §4).
+      await stopRefresher();
       await stores.close();
     },
   };

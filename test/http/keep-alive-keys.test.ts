@@ -52,3 +52,24 @@ test('when one keep-alive connection sends one key, then another, then the first
   assert.deepEqual(answer, { status: 401, remaining: undefined, reusedSocket: true }, 'the revoked key is refused on the connection that used it');
   assert.deepEqual(await get(agent, server.url, `Bearer ${second}`), { status: 200, remaining: '98', reusedSocket: true });
 });
+
+test('when a key is revoked while the server drains for a shutdown, then its requests are refused within 5 s all the same (DECISIONS §4)', async (t) => {
+  const server = await startTestServer(t);
+  // Held open, so the drain lasts: the server keeps accepting and answering until it is closed.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.after(() => agent.destroy());
+  assert.equal((await get(agent, server.url, `Bearer ${server.key}`)).status, 200);
+  const closing = server.server.close();
+  const stores = await openStores(server.storeConfig);
+  await stores.keys.revoke(server.keyId, new Date());
+  await stores.close();
+  const revoked = Date.now();
+  let status = 200;
+  while (status === 200 && Date.now() - revoked < 5_000) {
+    status = (await get(new Agent(), server.url, `Bearer ${server.key}`)).status;
+    if (status === 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(status, 401, `still ${status} ${Date.now() - revoked} ms after the revocation`);
+  agent.destroy();
+  await closing;
+});
