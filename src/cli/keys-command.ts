@@ -37,7 +37,8 @@ function checkedQuota(quota: string, allowDefault: boolean): number | null {
 /** One key id given as the only positional argument. */
 function checkedId(positionals: string[], what: string): number | undefined {
   const [id, ...extra] = positionals;
-  if (extra.length > 0 || (id !== undefined && !/^[1-9]\d{0,15}$/.test(id))) {
+  // A safe integer: a larger one would be rounded, and another key's id reported.
+  if (extra.length > 0 || (id !== undefined && !(/^[1-9]\d{0,15}$/.test(id) && Number.isSafeInteger(Number(id))))) {
     throw new UsageError(`${what} takes one key id (a positive integer, see "keys list")`, USAGE.keys);
   }
   return id === undefined ? undefined : Number(id);

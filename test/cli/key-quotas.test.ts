@@ -133,6 +133,8 @@ test('when --quota is not a whole number from 1 to 1000000000, then create and u
   assertRefused(await runCli(['keys', 'update', '1'], env), 2, /update needs --quota/);
   assertRefused(await runCli(['keys', 'update', '--quota', '5'], env), 2, /update takes one key id/);
   assertRefused(await runCli(['keys', 'update', 'abc', '--quota', '5'], env), 2, /update takes one key id/);
+  assertRefused(await runCli(['keys', 'update', '9999999999999999', '--quota', '5'], env), 2, /update takes one key id/);
+  assertRefused(await runCli(['keys', 'revoke', '9007199254740993'], env), 2, /revoke takes one key id/);
   const keys = await listed(env);
   assert.equal(keys.length, 1, 'no key was created');
   assert.equal(keys[0]?.quota, 7, 'the quota is unchanged');
