@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RedisClock } from '../../src/storage/redis/redis-clock.js';
+import { RemoteClock } from '../../src/storage/remote-clock.js';
 
-test("when readings of Redis's clock come in, then the lower bound is the best of the last minute, never ahead of any reading", () => {
+test("when readings of a store's clock (Redis's here) come in, then the lower bound is the best of the last minute, never ahead of any reading", () => {
   let local = 1_000;
-  const clock = new RedisClock(() => local);
+  const clock = new RemoteClock(() => local);
   assert.equal(clock.lowerBound(), undefined, 'no reading yet');
   // Redis read 50_000 at or before local 1_000 (the reply took a while): Redis is at least 50_000 then.
   clock.observe(50_000, 1_000);

@@ -1,8 +1,12 @@
 import type { QuotaDecision, QuotaPolicy } from '../../domain/quota.js';
 import { answerCounted } from '../counted-requests.js';
-import type { QuotaKey, QuotaStore } from '../ports.js';
+import { StoreUnavailableError, type QuotaKey, type QuotaStore } from '../ports.js';
+import { RemoteClock } from '../remote-clock.js';
 import { pgCall } from './pg-errors.js';
-import type { PgPool } from './pg-pool.js';
+import { QUERY_TIMEOUT_MS, type PgPool } from './pg-pool.js';
+
+/** PostgreSQL's clock, in ms since the epoch: read as the statement runs, not as its transaction began. */
+const CLOCK_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 /**
  * A key's waiting requests decided in one statement, in arrival order, exactly as one by one in a
@@ -13,7 +17,8 @@ import type { PgPool } from './pg-pool.js';
  * version (READ COMMITTED re-reads a row updated since the statement's snapshot); the UPDATE in
  * the same statement writes the fold's end over that version, whose lock it holds. Every
  * process's statements queue on the row lock, so the count is exact across processes. Nothing
- * counted: nothing written. No row yet: the statement returns nothing (see INSERT_FIRST).
+ * counted: nothing written. No row yet: the statement returns nothing (see INSERT_FIRST). Run
+ * past the deadline $6 (PostgreSQL's clock once the row is locked): nothing written either.
  */
 const CONSUME = `WITH RECURSIVE
   runs AS (
@@ -21,6 +26,9 @@ const CONSUME = `WITH RECURSIVE
   ),
   locked AS MATERIALIZED (
     SELECT used, period_start FROM quota_usage WHERE key_id = $1 FOR UPDATE
+  ),
+  clock AS MATERIALIZED (
+    SELECT ${CLOCK_MS} AS ms FROM locked
   ),
   fold (i, start, before, granted) AS (
     SELECT 0::bigint, period_start, 0, used FROM locked
@@ -38,20 +46,37 @@ const CONSUME = `WITH RECURSIVE
   ),
   written AS (
     UPDATE quota_usage q SET period_start = final.start, used = final.used
-    FROM final WHERE q.key_id = $1 AND (q.period_start, q.used) IS DISTINCT FROM (final.start, final.used)
+    FROM final, clock WHERE q.key_id = $1 AND (q.period_start, q.used) IS DISTINCT FROM (final.start, final.used) AND clock.ms <= $6
   )
-  SELECT granted, before + granted AS used, start AS period_start FROM fold WHERE i > 0 ORDER BY i`;
+  SELECT granted, before + granted AS used, start AS period_start, (SELECT ms FROM clock) AS clock_ms FROM fold WHERE i > 0 ORDER BY i`;
 
-/** A key's first run: its counter starts at $2 with up to the limit counted, unless another statement made it first. */
-const INSERT_FIRST = `INSERT INTO quota_usage (key_id, period_start, used) VALUES ($1, $2, LEAST($3::integer, $4::integer))
-  ON CONFLICT (key_id) DO NOTHING
-  RETURNING used AS granted, used, period_start`;
+/**
+ * A key's first run: its counter starts at $2 with up to the limit counted, unless another
+ * statement made it first (no counter in the row) or the deadline $5 has passed (nothing written).
+ */
+const INSERT_FIRST = `WITH
+  clock AS MATERIALIZED (SELECT ${CLOCK_MS} AS ms),
+  inserted AS (
+    INSERT INTO quota_usage (key_id, period_start, used)
+    SELECT $1, $2, LEAST($3::integer, $4::integer) FROM clock WHERE clock.ms <= $5
+    ON CONFLICT (key_id) DO NOTHING
+    RETURNING used AS granted, used, period_start
+  )
+  SELECT inserted.granted, inserted.used, inserted.period_start, clock.ms AS clock_ms FROM clock LEFT JOIN inserted ON true`;
 
+/** A quota statement's answer: the decision of a run, and PostgreSQL's clock when it decided. */
 interface DecisionRow {
   granted: number;
   used: number;
   period_start: number;
+  clock_ms: number;
 }
+
+/**
+ * A statement counts only if PostgreSQL runs it at least this long before the instance gives up
+ * on it (QUERY_TIMEOUT_MS after handing it over): time for its commit and its reply.
+ */
+const DEADLINE_MARGIN_MS = 250;
 
 /** Requests of one key with the same time and policy, next to each other in arrival order. */
 interface Run {
@@ -79,6 +104,12 @@ const ATTEMPTS = 5;
  * arrival order, each answered only after the statement that counted it has committed. A busy
  * key's counter is one row whose commits follow one another: with a statement per request, a key
  * could be served no faster than its row commits, so the waiting ones share a commit.
+ *
+ * A request answered 503 is never charged (DECISIONS §12), even when PostgreSQL runs a statement
+ * after the instance gave up waiting (a stalled server runs what it received once it resumes): as
+ * for Redis (redis-quota-store.ts), each statement carries a deadline on PostgreSQL's own clock,
+ * a lower bound of it (RemoteClock) plus the client's query timeout minus a margin, and writes
+ * nothing when it runs past it.
  */
 export class PgQuotaStore implements QuotaStore {
   /**
@@ -87,7 +118,13 @@ export class PgQuotaStore implements QuotaStore {
    */
   private readonly waiting = new Map<number, Run[]>();
 
-  constructor(private readonly pool: PgPool) {}
+  private readonly clock = new RemoteClock();
+  private calibrating: Promise<void> | undefined;
+
+  constructor(private readonly pool: PgPool) {
+    // A new connection may reach another server (a failover) with another clock.
+    pool.on('connect', () => this.clock.reset());
+  }
 
   /** Counted by id: the counter row is in the key's own database, tied to its key row. */
   consume({ id: keyId }: QuotaKey, now: number, policy: QuotaPolicy): Promise<QuotaDecision> {
@@ -115,28 +152,67 @@ export class PgQuotaStore implements QuotaStore {
     void this.decide(keyId, runs).finally(() => this.decideNext(keyId));
   }
 
+  /** Each run is answered once the statement that counted it has committed; the rest fail together. */
   private async decide(keyId: number, runs: Run[]): Promise<void> {
-    let rows: DecisionRow[];
+    let undecided = runs;
     try {
-      rows = await pgCall(() => this.decideRuns(keyId, runs));
+      await pgCall(async () => {
+        for await (const [run, row] of this.decisions(keyId, runs)) {
+          answerCounted(run.requests, row.granted, row.used, row.period_start);
+          undecided = undecided.slice(1);
+        }
+      });
     } catch (err) {
-      for (const run of runs) for (const request of run.requests) request.reject(err);
-      return;
+      for (const run of undecided) for (const request of run.requests) request.reject(err);
     }
-    runs.forEach((run, i) => answerCounted(run.requests, rows[i]!.granted, rows[i]!.used, rows[i]!.period_start));
   }
 
-  /** One row per run, in order. */
-  private async decideRuns(keyId: number, runs: Run[]): Promise<DecisionRow[]> {
-    const values = [keyId, runs.map((r) => r.now), runs.map((r) => r.policy.periodMs), runs.map((r) => r.policy.limit), runs.map((r) => r.requests.length)];
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const folded = (await this.pool.query<DecisionRow>(CONSUME, values)).rows;
-      if (folded.length === runs.length) return folded;
-      const [first, ...rest] = runs;
-      const inserted = (await this.pool.query<DecisionRow>(INSERT_FIRST, [keyId, first!.now, first!.requests.length, first!.policy.limit])).rows[0];
-      if (inserted) return rest.length === 0 ? [inserted] : [inserted, ...(await this.decideRuns(keyId, rest))];
+  /** The runs' decisions in order, each as soon as its statement has committed. */
+  private async *decisions(keyId: number, runs: Run[]): AsyncGenerator<[Run, DecisionRow]> {
+    let rest = runs;
+    for (let attempt = 1; rest.length > 0; attempt++) {
+      if (attempt > ATTEMPTS) throw new Error(`quota_usage: no counter for key ${keyId} after ${ATTEMPTS} attempts`);
+      const values = [keyId, rest.map((r) => r.now), rest.map((r) => r.policy.periodMs), rest.map((r) => r.policy.limit), rest.map((r) => r.requests.length)];
+      const folded = await this.query(CONSUME, [...values, await this.deadline()]);
+      if (folded.length === rest.length) {
+        for (const [i, run] of rest.entries()) yield [run, folded[i]!];
+        return;
+      }
+      const [first, ...others] = rest;
+      const [inserted] = await this.query(INSERT_FIRST, [keyId, first!.now, first!.requests.length, first!.policy.limit, await this.deadline()]);
+      if (inserted?.granted != null) {
+        yield [first!, inserted];
+        rest = others;
+        attempt = 0;
+      }
     }
-    throw new Error(`quota_usage: no counter for key ${keyId} after ${ATTEMPTS} attempts`);
+  }
+
+  /** A quota statement, its answer read for PostgreSQL's clock; one that ran past its deadline counted nothing, and fails. */
+  private async query(text: string, values: unknown[]): Promise<DecisionRow[]> {
+    const { rows } = await this.pool.query<DecisionRow>(text, values);
+    const deadline = values.at(-1) as number;
+    for (const row of rows.slice(0, 1)) {
+      this.clock.observe(row.clock_ms);
+      if (row.clock_ms > deadline) throw new StoreUnavailableError('PostgreSQL', { cause: new Error('the quota statement ran past its deadline') });
+    }
+    return rows;
+  }
+
+  /**
+   * The deadline (PostgreSQL's clock, ms) of a statement handed over now: a lower bound of that
+   * clock plus the client's query timeout, minus the margin. Read first when no recent reading is left.
+   */
+  private async deadline(): Promise<number> {
+    if (this.clock.lowerBound() === undefined) await (this.calibrating ??= this.calibrate().finally(() => (this.calibrating = undefined)));
+    const now = this.clock.lowerBound();
+    if (now === undefined) throw new StoreUnavailableError('PostgreSQL', { cause: new Error("no reading of PostgreSQL's clock") });
+    return Math.floor(now) + QUERY_TIMEOUT_MS - DEADLINE_MARGIN_MS;
+  }
+
+  private async calibrate(): Promise<void> {
+    const { rows } = await this.pool.query<{ ms: number }>(`SELECT ${CLOCK_MS} AS ms`);
+    this.clock.observe(rows[0]!.ms);
   }
 
   async usage(key: QuotaKey | number): Promise<{ used: number; periodStart: number } | undefined> {

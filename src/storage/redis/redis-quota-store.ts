@@ -5,7 +5,7 @@ import type { ActiveKey } from '../../domain/api-keys.js';
 import { StoreUnavailableError, type KeyStore, type QuotaKey, type QuotaStore } from '../ports.js';
 import { answerCounted } from '../counted-requests.js';
 import { TurnBatch, type PendingConsume } from '../turn-batch.js';
-import { RedisClock } from './redis-clock.js';
+import { RemoteClock } from '../remote-clock.js';
 import { redisCall } from './redis-errors.js';
 
 /**
@@ -148,7 +148,7 @@ async function evalScript(redis: Redis, lua: string, sha: string, keys: string[]
  * A request answered 503 is never charged, even when Redis runs its script after the instance
  * gave up waiting (a stalled Redis, SIGSTOP, runs every queued command when it resumes):
  * - each script carries a deadline on Redis's own clock: a lower bound of Redis's TIME when the
- *   command is handed to the client (RedisClock), plus the client's command timeout, minus a
+ *   command is handed to the client (RemoteClock), plus the client's command timeout, minus a
  *   margin. The client's timer starts no earlier than that (auto-pipelining and a busy pipeline
  *   only delay the send), so Redis's clock reaches the deadline at least the margin before the
  *   instance gives up, whatever the two machines' wall clocks say: both ends of the comparison
@@ -162,7 +162,7 @@ async function evalScript(redis: Redis, lua: string, sha: string, keys: string[]
  */
 export class RedisQuotaStore implements QuotaStore {
   private readonly batches = new TurnBatch((batch) => this.decideBatch(batch));
-  private readonly clock = new RedisClock();
+  private readonly clock = new RemoteClock();
   private calibrating: Promise<void> | undefined;
 
   constructor(
