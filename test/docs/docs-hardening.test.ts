@@ -39,7 +39,7 @@ test('when a page or an asset under /docs is fetched, then it carries the self-o
   }
 });
 
-test('when a path under /docs holds a dot segment, written or percent-encoded, then it is a 404 in the spec shape, not counted', async (t) => {
+test('when a path under /docs holds a dot segment, written or percent-encoded, or an encoded NUL, then it is a 404 in the spec shape, not counted', async (t) => {
   const server = await startTestServer(t, { ingest: ['hist.csv'] });
   const { hostname, port } = new URL(server.url);
   const targets = [
@@ -55,6 +55,8 @@ test('when a path under /docs holds a dot segment, written or percent-encoded, t
     '/docs/static/..%5c..%5cpackage.json',
     '/docs/%2e%2e/metrics',
     '/docs/%2E%2E/api/v1/currencies',
+    '/docs/static/swagger-ui.css%00',
+    '/docs/static/%00.css',
   ];
   for (const target of targets) {
     const answer = await rawRequest(hostname, Number(port), { target, headers: [['authorization', `Bearer ${server.key}`]] });

@@ -25,11 +25,12 @@ export const DOCS_CSP = [
 ].join('; ');
 
 /**
- * A `.` or `..` segment, written out or percent-encoded in any case (`%2e`), or an encoded slash
- * or backslash. None of the reference's own assets is named so; @fastify/static would resolve
- * them (a 403 for a way out of its folder) instead of answering 404 like any unknown path.
+ * A `.` or `..` segment, written out or percent-encoded in any case (`%2e`), an encoded slash or
+ * backslash, or an encoded NUL. None of the reference's own assets is named so; @fastify/static
+ * would resolve them (a 403 for a way out of its folder, a bare 400 for a NUL) instead of
+ * answering 404 like any unknown path.
  */
-const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)|%2e|%2f|%5c|\\/i;
+const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)|%2e|%2f|%5c|%00|\\/i;
 
 /** The page an `index.html` request is sent to: once, whatever its query (Swagger UI's own redirect keeps the query and loops). */
 const STATIC_INDEX = `${DOCS_PREFIX}/static/index.html`;
