@@ -173,13 +173,13 @@ export class PgQuotaStore implements QuotaStore {
     for (let attempt = 1; rest.length > 0; attempt++) {
       if (attempt > ATTEMPTS) throw new Error(`quota_usage: no counter for key ${keyId} after ${ATTEMPTS} attempts`);
       const values = [keyId, rest.map((r) => r.now), rest.map((r) => r.policy.periodMs), rest.map((r) => r.policy.limit), rest.map((r) => r.requests.length)];
-      const folded = await this.query(CONSUME, [...values, await this.deadline()]);
+      const folded = await this.decided(CONSUME, values);
       if (folded.length === rest.length) {
         for (const [i, run] of rest.entries()) yield [run, folded[i]!];
         return;
       }
       const [first, ...others] = rest;
-      const [inserted] = await this.query(INSERT_FIRST, [keyId, first!.now, first!.requests.length, first!.policy.limit, await this.deadline()]);
+      const [inserted] = await this.decided(INSERT_FIRST, [keyId, first!.now, first!.requests.length, first!.policy.limit]);
       if (inserted?.granted != null) {
         yield [first!, inserted];
         rest = others;
@@ -188,10 +188,13 @@ export class PgQuotaStore implements QuotaStore {
     }
   }
 
-  /** A quota statement, its answer read for PostgreSQL's clock; one that ran past its deadline counted nothing, and fails. */
-  private async query(text: string, values: unknown[]): Promise<DecisionRow[]> {
-    const { rows } = await this.pool.query<DecisionRow>(text, values);
-    const deadline = values.at(-1) as number;
+  /**
+   * A quota statement, handed over with its deadline as the last parameter; its answer is read
+   * for PostgreSQL's clock, and one that ran past the deadline (it counted nothing) fails.
+   */
+  private async decided(text: string, values: unknown[]): Promise<DecisionRow[]> {
+    const deadline = await this.deadline();
+    const { rows } = await this.pool.query<DecisionRow>(text, [...values, deadline]);
     for (const row of rows.slice(0, 1)) {
       this.clock.observe(row.clock_ms);
       if (row.clock_ms > deadline) throw new StoreUnavailableError('PostgreSQL', { cause: new Error('the quota statement ran past its deadline') });
