@@ -7,14 +7,26 @@ export const REDACTED = '[redacted]';
 export const MAX_LOGGED_URL = 2048;
 const MORE = '…';
 
-/** A query parameter named like a credential (`api_key`, `apiKey`, `x-api-key`, `access_token`, …): its value is never logged. */
-const KEY_NAME = /(?:key|token|secret|password|auth|authorization|bearer)$/i;
+/**
+ * A query parameter named like a credential (`api_key`, `apiKey`, `x-api-key`, `access_token`, …,
+ * also as `api_key[]` or `api_key;v`): its value is never logged.
+ */
+const KEY_NAME = /(?:key|token|secret|password|auth|authorization|bearer)(?:\[\]|;.*)?$/i;
 /** Whether a URL may hold anything to mask: most do not, and are logged as they are. */
 const SUSPECT = /key|token|secret|password|auth|bearer|%/i;
 
-/** Percent-escapes decoded byte by byte: never throws, and enough to see a name or the prefix behind them. */
-const unescaped = (text: string): string =>
-  text.includes('%') ? text.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16))) : text;
+/**
+ * Percent-escapes decoded byte by byte, again while any are left (`%255F` is `%5F`, then `_`):
+ * never throws, and enough to see a name or the prefix behind them.
+ */
+function unescaped(text: string): string {
+  let decoded = text;
+  for (let previous = ''; decoded.includes('%') && decoded !== previous; ) {
+    previous = decoded;
+    decoded = decoded.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  }
+  return decoded;
+}
 
 const holdsKey = (text: string): boolean => unescaped(text).includes(KEY_PREFIX);
 

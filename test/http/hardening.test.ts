@@ -206,6 +206,8 @@ test('DECISIONS §11: query values that look like keys are masked in the access 
     ['a percent-encoded name', `${V1}/currencies?api%5Fkey=secret&n=2`, `${V1}/currencies?api%5Fkey=[redacted]&n=2`],
     ['a key under an innocent name', `${V1}/convert?from=USD&to=JPY&amount=1&q=${key}`, `${V1}/convert?from=USD&to=JPY&amount=1&q=[redacted]`],
     ['a key with its prefix percent-encoded', `${V1}/currencies?q=cr%5F${key.slice(3)}&n=3`, `${V1}/currencies?q=[redacted]&n=3`],
+    ['a key with its prefix encoded twice', `${V1}/currencies?q=cr%255F${key.slice(3)}&n=5`, `${V1}/currencies?q=[redacted]&n=5`],
+    ['key-like names as lists or with a parameter', `${V1}/currencies?api-key[]=a&api_key;v=b&n=6`, `${V1}/currencies?api-key[]=[redacted]&api_key;v=[redacted]&n=6`],
     ['a key given as a bare name', `${V1}/currencies?${key}&n=4`, `${V1}/currencies?[redacted]&n=4`],
     ['a key in the path', `${V1}/rates/${key}`, `${V1}/rates/[redacted]`],
     ['a key on an unknown path', `/nowhere/${key}?token=x`, '/nowhere/[redacted]?token=[redacted]'],

@@ -44,6 +44,8 @@ test('when X-Request-Id is missing or not acceptable, then a UUID is generated, 
     ['a line break escape', { 'x-request-id': 'id%0d%0aX-Injected:1' }],
     // What a JSON log line would have to escape.
     ['a quote and a backslash', { 'x-request-id': 'a"b\\c' }],
+    // Its characters are all acceptable, but it would put a key on the request's log lines.
+    ['an API key', { 'x-request-id': 'cr_S0S6dy0Fu5qi4RnzHUTQfvxGDRkVgShX25ExAjjQr1I' }],
   ];
   const seen = new Set<string>();
   for (const [what, headers] of cases) {
