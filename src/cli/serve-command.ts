@@ -14,7 +14,14 @@ export async function serveCommand(args: string[]): Promise<void> {
   // Loaded here, not above: a supervising primary never loads the server (Fastify, the stores).
   const { startServer } = await import('../server.js');
   const log = createLogger(config.logLevel);
-  const server = await startServer(config, log);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(config, log);
+  } catch (err) {
+    // What was logged on the way (a failed first ingestion, say) explains the failure: write it out.
+    await flushLogger(log);
+    throw err;
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

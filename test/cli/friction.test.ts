@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -119,4 +120,15 @@ test('when DATABASE_URL carries a password, then what the log shows of it has no
   assert.equal(databaseForLog('postgresql://rates:s3cret@db/rates?sslmode=require&password=other'), 'postgresql://rates@db/rates');
   assert.equal(databaseForLog('sqlite::memory:'), 'sqlite::memory:');
   assert.equal(databaseForLog('sqlite:/var/lib/rates.db'), 'sqlite:/var/lib/rates.db');
+});
+
+test('when serve fails to start (its port taken), then what it logged on the way is written out before it exits 1', async (t) => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+  const port = String((taken.address() as AddressInfo).port);
+  const run = await runCli(['serve'], serviceEnv(join(tempDir(t), 'taken.db'), { PORT: port, HOST: '127.0.0.1' }));
+  assert.equal(run.code, 1, describeRun(run));
+  assert.match(run.stderr, /EADDRINUSE/);
+  assert.match(run.stdout, /"msg":"\/metrics answers without a token: HOST 127\.0\.0\.1 is a loopback address/, describeRun(run));
 });
