@@ -22,7 +22,7 @@ import { requestIdOf } from './http/request-id.js';
 import { ResponseCache } from './http/response-cache.js';
 import { apiRoutes } from './http/routes/api-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
-import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
+import { metricsRoutes, observeAnswer, type MetricsExposure } from './http/routes/metrics-routes.js';
 import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/other-methods.js';
 import { webPageRoutes } from './http/routes/web-page.js';
 import type { KeyCache } from './live/key-cache.js';
@@ -65,7 +65,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // The API reads no bodies: a tiny limit, and the parser below discards what comes.
     bodyLimit: 1024,
     // URL and header sizes, timeouts, and JSON answers for what Node's parser refuses.
-    ...limitOptions(limits),
+    ...limitOptions(limits, (request, reply) => {
+      logAccess(request, reply, () => undefined);
+      if (deps.metrics) observeAnswer(deps.metrics.metrics, request, reply);
+    }),
     // One access line per request, written in onResponse (http/access-log.ts), not two.
     logController: new LogController({ disableRequestLogging: true }),
     // The caller's X-Request-Id when acceptable, else a UUID.

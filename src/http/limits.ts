@@ -43,8 +43,11 @@ const messages = (limits: HttpLimits) => ({
   noHost: 'An HTTP/1.1 request needs a Host header',
 });
 
-/** The Fastify options that enforce `limits`; spread into the factory's options. */
-export function limitOptions(limits: HttpLimits) {
+/**
+ * The Fastify options that enforce `limits`; spread into the factory's options. `answered` is
+ * told of each answer the router's own errors send: no route took them, so no onResponse hook runs.
+ */
+export function limitOptions(limits: HttpLimits, answered: (request: FastifyRequest, reply: FastifyReply) => void) {
   const text = messages(limits);
   return {
     http: {
@@ -63,6 +66,7 @@ export function limitOptions(limits: HttpLimits) {
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       // Raised while routing, before any hook: the headers every answer carries are set here.
       commonHeaders(request, reply, () => undefined);
+      reply.raw.once('finish', () => answered(request, reply));
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       return sendError(reply, new HttpError(status, status === 414 ? text[414] : text.badUrl));
     },
@@ -113,7 +117,8 @@ function clientErrorHandler(limits: HttpLimits) {
     // No request was parsed to carry an id: this answer gets its own, as every answer has one.
     const reqId = randomUUID();
     // Only the code: the error's message and stack say nothing a client or operator needs here.
-    this.log.debug({ reqId, code: err.code, status }, 'client error');
+    // The one line of an answer no request was parsed for (so not in http_requests_total).
+    this.log.info({ reqId, code: err.code, status }, 'refused before a request was read');
     // A request answered before its body finished arriving (a 401, a 404) that then times out
     // must not get a second answer on the same connection: it is only closed.
     const exchange = exchanges.get(socket);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { startLoggedServer } from '../helpers/logged-server.js';
+import { rawRequest, socketExchange } from '../helpers/raw-http.js';
 
 /** X-Request-Id: honoured when acceptable, else generated; echoed on every answer; the log's reqId. */
 
@@ -87,4 +88,30 @@ test('when one request is answered and another refused by validation, then their
   assert.equal(refusedLine.route, '/api/v1/convert');
   assert.deepEqual([answeredLine.status, refusedLine.status], [200, 400]);
   assert.equal(answeredLine.keyId, refusedLine.keyId);
+});
+
+test("when the router refuses a path (a bad escape) or Node's parser a request, then the answer's id is on a log line, and the router's refusal is counted in the metrics", async (t) => {
+  const { port, lines } = await startLoggedServer(t);
+  const unmatched400 = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    return Number(/^http_requests_total\{route="unmatched",method="GET",status="400"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+  };
+  const lineWith = async (reqId: string) => {
+    for (let i = 0; i < 50 && !lines.some((line) => line.reqId === reqId); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    return lines.find((line) => line.reqId === reqId);
+  };
+  const before = await unmatched400();
+  const badEscape = await rawRequest('127.0.0.1', port, { target: '/api/v1/rates/%zz', headers: [['x-request-id', 'bad-escape-1']] });
+  assert.equal(badEscape.status, 400);
+  assert.deepEqual(
+    { ...(await lineWith('bad-escape-1')), level: undefined, time: undefined, pid: undefined, hostname: undefined, ms: undefined },
+    { level: undefined, time: undefined, pid: undefined, hostname: undefined, reqId: 'bad-escape-1', method: 'GET', url: '/api/v1/rates/%zz', status: 400, ms: undefined, msg: 'request' },
+  );
+  assert.equal(await unmatched400(), before + 1);
+
+  const garbage = await socketExchange(port, ['HELLO THERE\r\n\r\n'], 3000);
+  assert.equal(garbage.status, 400);
+  const id = String(garbage.headers['x-request-id']);
+  assert.match(id, UUID);
+  assert.deepEqual((await lineWith(id))?.status, 400, 'a line with the answer\'s id and status');
 });

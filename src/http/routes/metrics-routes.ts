@@ -12,6 +12,11 @@ export interface MetricsExposure {
 }
 
 const BEARER = /^Bearer +(\S+)$/i;
+
+/** One answer, under its route template (`unmatched` where no route took it). */
+export function observeAnswer(metrics: ServiceMetrics, request: FastifyRequest, reply: FastifyReply): void {
+  metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+}
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
@@ -24,7 +29,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsExposure): void {
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    observeAnswer(metrics, request, reply);
     done();
   });
 
