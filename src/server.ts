@@ -123,7 +123,9 @@ export async function startServer(
   await Promise.all([view.refresh(), keys.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);
 
-  if (view.snapshot.isEmpty && config.ingestOnEmpty !== 'off') {
+  // The ECB's own table, not what is served: another bank's days do not stand in for its history,
+  // and with the ECB not enabled its history is not fetched.
+  if (config.ingestOnEmpty !== 'off' && config.sources.includes('ecb') && (await stores.rates.version()) === 0) {
     log.info(`no rates stored yet: fetching ${ECB_URLS[config.ingestOnEmpty]}`);
     const landed = await ingestQuietly(
       stores.rates,
