@@ -48,10 +48,17 @@ async function download(url: string, timeoutMs: number): Promise<Buffer> {
   if (declared > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${url}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.length;
-    if (size > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${url}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
-    chunks.push(Buffer.from(chunk));
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.length;
+      if (size > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${url}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (err) {
+    if (err instanceof IngestFormatError) throw err;
+    // The connection broke off or stalled mid-body: say which download, as for a failed fetch.
+    const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+    throw new SourceUnavailableError(`${url}: the download broke off after ${size} bytes (${reason})`);
   }
   return Buffer.concat(chunks);
 }

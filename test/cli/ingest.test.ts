@@ -104,11 +104,17 @@ test('when a file is malformed, unreadable or missing, then ingest exits non-zer
   assert.equal(dumpDatabase(path), before, 'the database is unchanged');
 });
 
-test('when --url names a local HTTP server, then a served file is ingested; when it answers 500 or 404 or cannot be reached, then ingest fails and writes nothing', async (t) => {
+test('when --url names a local HTTP server, then a served file is ingested; when it answers 500 or 404, breaks off or cannot be reached, then ingest fails naming it and writes nothing', async (t) => {
   const { path, env } = await database(t, 'hist.csv');
   const http = createServer((request, response) => {
     const name = (request.url ?? '/').slice(1);
     if (name === 'broken') return void response.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
+    if (name === 'cut-short.zip') {
+      // Promises the whole file, sends part of it, and hangs up.
+      const whole = readFileSync(fixture('hist.zip'));
+      response.writeHead(200, { 'content-length': whole.length }).write(whole.subarray(0, 100));
+      return void setTimeout(() => response.socket?.destroy(), 50);
+    }
     if (!['hist-90d.xml', 'hist.zip', 'truncated.xml'].includes(name)) return void response.writeHead(404).end('not found');
     response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(fixture(name)));
   });
@@ -125,6 +131,7 @@ test('when --url names a local HTTP server, then a served file is ingested; when
     [`${base}/broken`, '500'],
     [`${base}/eurofxref-daily.xml`, '404'],
     [`${base}/truncated.xml`, 'truncated.xml'],
+    [`${base}/cut-short.zip`, `${base}/cut-short.zip: the download broke off after 100 bytes`],
     [`http://127.0.0.1:${closedPort}/eurofxref-daily.xml`, `${closedPort}`],
   ];
   const results = await Promise.all(failures.map(([url]) => runCli(['ingest', '--url', url], env)));
