@@ -24,16 +24,19 @@ export function mergeChanges<T extends Cell>(
   valueOf: (row: T) => string,
   storedBefore: (date: string, currency: string) => string | undefined,
 ): MergeChanges<T> {
+  // Of several values for one cell, the last is the one merged, and it alone is counted. NUL
+  // cannot occur in a day or a code (PostgreSQL text cannot even hold it).
+  const last = new Map<string, T>();
+  for (const row of rows) last.set(`${row.date}\u0000${row.currency}`, row);
   let added = 0;
   let changed = 0;
-  const writes = new Map<string, T>();
-  for (const row of rows) {
+  const writes: T[] = [];
+  for (const row of last.values()) {
     const before = storedBefore(row.date, row.currency);
     if (before === valueOf(row)) continue;
     if (before === undefined) added++;
     else changed++;
-    // NUL cannot occur in a day or a code (PostgreSQL text cannot even hold it).
-    writes.set(`${row.date}\u0000${row.currency}`, row);
+    writes.push(row);
   }
-  return { added, changed, writes: [...writes.values()] };
+  return { added, changed, writes };
 }

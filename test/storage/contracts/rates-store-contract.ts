@@ -125,10 +125,14 @@ export function ratesStoreContract(name: string, open: (t: TestContext) => Promi
       assert.deepEqual(await rates.rowsSince(3), { rows: [], version: 3 });
     });
 
-    test('when one merge holds two different values for one cell, then the last one is stored', async (t) => {
+    test('when one merge holds two different values for one cell, then the last one is stored, and counted once', async (t) => {
       const rates = await setup(t);
       await rates.merge([row('2026-11-19', 'USD', '1.0500'), row('2026-11-19', 'USD', '1.0567')]);
       assert.deepEqual((await rates.rowsSince(0)).rows, [row('2026-11-19', 'USD', '1.0567')]);
+      // Against a stored value: the last equal to it changes nothing; two others count one change.
+      assert.deepEqual(await rates.merge([row('2026-11-19', 'USD', '1.0600'), row('2026-11-19', 'USD', '1.0567')]), { days: 1, rates: 2, added: 0, changed: 0, version: 1 });
+      assert.deepEqual(await rates.merge([row('2026-11-19', 'USD', '1.0600'), row('2026-11-19', 'USD', '1.0700')]), { days: 1, rates: 2, added: 0, changed: 1, version: 2 });
+      assert.deepEqual((await rates.rowsSince(0)).rows, [row('2026-11-19', 'USD', '1.0700')]);
     });
 
     test('when a merge fails part way, then none of its rows land and the version stays', async (t) => {
