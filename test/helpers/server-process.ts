@@ -193,3 +193,9 @@ export function childrenOf(pid: number): number[] {
     return []; // pgrep exits 1 when there are none
   }
 }
+
+/** Waits until `count` workers of a WORKERS server have logged that they listen. */
+export async function workersListening(server: ServerProcess, count: number): Promise<void> {
+  const listening = () => server.stdout().match(/"msg":"Server listening at/g)?.length ?? 0;
+  await pollUntil(async () => (listening() >= count ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, what: `${count} workers listening` });
+}

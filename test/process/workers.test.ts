@@ -5,18 +5,11 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqliteConnection } from '../../src/storage/sqlite/connection.js';
 import { describeRun, fixture, runCli, serviceEnv } from '../helpers/cli.js';
-import { apiGet, childrenOf, pollUntil, spawnServer, withTimeout } from '../helpers/server-process.js';
+import { apiGet, childrenOf, pollUntil, spawnServer, withTimeout, workersListening } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 test('when serve runs with WORKERS=2 on SQLite, then two workers share the port, the quota is exact across them, and SIGTERM stops them all with exit code 0', async (t) => {
-  const env = serviceEnv(join(tempDir(t), 'workers.db'), { WORKERS: '2', QUOTA_LIMIT: '100' });
-  assert.equal((await runCli(['ingest', '--file', fixture('hist.csv')], env)).code, 0);
-  const created = await runCli(['keys', 'create'], env);
-  assert.equal(created.code, 0, describeRun(created));
-  const key = created.stdout.trim().split('\n').pop() ?? '';
-  const server = await spawnServer(t, env);
-  const primary = server.child.pid!;
-  await pollUntil(async () => (childrenOf(primary).length === 2 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, what: 'two workers' });
+  const { server, key, primary } = await twoWorkers(t, join(tempDir(t), 'workers.db'), { QUOTA_LIMIT: '100' });
 
   let next = 0;
   const statuses: number[] = [];
@@ -32,18 +25,16 @@ test('when serve runs with WORKERS=2 on SQLite, then two workers share the port,
   for (const pid of workers) assert.throws(() => process.kill(pid, 0), 'worker is gone');
 });
 
-/** A WORKERS=2 server on `dbPath`, once both workers are serving. */
-async function twoWorkers(t: TestContext, dbPath: string) {
-  const env = serviceEnv(dbPath, { WORKERS: '2' });
+/** A WORKERS=2 server on `dbPath` with a key, once both workers are serving. */
+async function twoWorkers(t: TestContext, dbPath: string, extra: Record<string, string> = {}) {
+  const env = serviceEnv(dbPath, { WORKERS: '2', ...extra });
   assert.equal((await runCli(['ingest', '--file', fixture('hist.csv')], env)).code, 0);
   const created = await runCli(['keys', 'create'], env);
   assert.equal(created.code, 0, describeRun(created));
   const key = created.stdout.trim().split('\n').pop() ?? '';
   const server = await spawnServer(t, env);
-  const primary = server.child.pid!;
-  const listening = () => server.stdout().match(/"msg":"Server listening at/g)?.length ?? 0;
-  await pollUntil(async () => (listening() === 2 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, what: 'two workers listening' });
-  return { server, key, primary };
+  await workersListening(server, 2);
+  return { server, key, primary: server.child.pid! };
 }
 
 test('when a worker dies and SIGTERM follows while the other drains, then no worker is started after the signal and the server exits 0', async (t) => {
