@@ -117,3 +117,24 @@ export async function withTransaction<T>(
     client.release(releaseError ?? connectionError);
   }
 }
+
+/**
+ * What `read` returns and the data version `name` (table data_versions), from one committed state:
+ * a read-only REPEATABLE READ transaction, so a merge committing between the two cannot split them.
+ */
+export async function readWithVersion<T>(
+  pool: PgPool,
+  name: string,
+  read: (client: PgClient) => Promise<T>,
+  options: { long: boolean },
+): Promise<{ value: T; version: number }> {
+  return withTransaction(
+    pool,
+    async (client) => {
+      const value = await read(client);
+      const current = await client.query<{ version: number }>('SELECT version FROM data_versions WHERE name = $1', [name]);
+      return { value, version: current.rows[0]!.version };
+    },
+    { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: options.long },
+  );
+}

@@ -3,7 +3,7 @@ import type { RateRow } from '../../domain/snapshot.js';
 import { mergeChanges } from '../merge-changes.js';
 import type { MergeReport, RatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
-import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
+import { longQuery, readWithVersion, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
 
 /** Rows per INSERT: large enough that the full history (~218,000 rows) takes a dozen statements. */
 const WRITE_CHUNK = 20_000;
@@ -71,39 +71,23 @@ export class PgRatesStore implements RatesStore {
   }
 
   async daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }> {
-    return pgCall(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          const days = await client.query<EncodedDay>(longQuery('SELECT day AS date, rates FROM rate_days WHERE version > $1', [version]));
-          const current = await client.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
-          return { days: days.rows, version: current.rows[0]!.version };
-        },
-        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
-      ),
-    );
+    return pgCall(async () => {
+      const read = (client: PgClient) => client.query<EncodedDay>(longQuery('SELECT day AS date, rates FROM rate_days WHERE version > $1', [version]));
+      const { value, version: current } = await readWithVersion(this.pool, 'rates', read, { long: version === 0 });
+      return { days: value.rows, version: current };
+    });
   }
 
   async rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }> {
-    // One snapshot, so the rows and the version come from the same committed state.
-    return pgCall(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          // Orders as the SQLite adapter's reads come out: the whole table in key order, or by
-          // version and key after a version. A full load (startup) may take longer than a request.
-          const rows =
-            version === 0
-              ? await client.query<RateRow>(longQuery('SELECT day AS date, currency, rate FROM rates ORDER BY day, currency'))
-              : await client.query<RateRow>(
-                  'SELECT day AS date, currency, rate FROM rates WHERE version > $1 ORDER BY version, day, currency',
-                  [version],
-                );
-          const current = await client.query<{ version: number }>("SELECT version FROM data_versions WHERE name = 'rates'");
-          return { rows: rows.rows, version: current.rows[0]!.version };
-        },
-        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
-      ),
-    );
+    return pgCall(async () => {
+      // Orders as the SQLite adapter's reads come out: the whole table in key order, or by
+      // version and key after a version. A full load (startup) may take longer than a request.
+      const read = (client: PgClient) =>
+        version === 0
+          ? client.query<RateRow>(longQuery('SELECT day AS date, currency, rate FROM rates ORDER BY day, currency'))
+          : client.query<RateRow>('SELECT day AS date, currency, rate FROM rates WHERE version > $1 ORDER BY version, day, currency', [version]);
+      const { value, version: current } = await readWithVersion(this.pool, 'rates', read, { long: version === 0 });
+      return { rows: value.rows, version: current };
+    });
   }
 }

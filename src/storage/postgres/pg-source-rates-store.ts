@@ -2,7 +2,7 @@ import { summarise, type EncodedSourceDay, type SourceSummary, type SourceValue,
 import { mergeChanges } from '../merge-changes.js';
 import type { MergeReport, SourceRatesStore } from '../ports.js';
 import { pgCall } from './pg-errors.js';
-import { longQuery, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
+import { longQuery, readWithVersion, withTransaction, type PgClient, type PgPool } from './pg-pool.js';
 
 /** Rows per INSERT, as for the ECB's rates. */
 const WRITE_CHUNK = 20_000;
@@ -60,56 +60,39 @@ export class PgSourceRatesStore implements SourceRatesStore {
   }
 
   async rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }> {
-    // One snapshot, so the rows and the version come from the same committed state.
-    return pgCall(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          const rows = await client.query<SourceValueRow>(
-            longQuery('SELECT source, day AS date, currency, value FROM source_rates WHERE version > $1 ORDER BY source, day, currency', [version]),
-          );
-          const current = await client.query<{ version: number }>(SELECT_VERSION);
-          return { rows: rows.rows, version: current.rows[0]!.version };
-        },
-        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
-      ),
-    );
+    return pgCall(async () => {
+      const read = (client: PgClient) =>
+        client.query<SourceValueRow>(
+          longQuery('SELECT source, day AS date, currency, value FROM source_rates WHERE version > $1 ORDER BY source, day, currency', [version]),
+        );
+      const { value, version: current } = await readWithVersion(this.pool, 'source_rates', read, { long: version === 0 });
+      return { rows: value.rows, version: current };
+    });
   }
 
   async daysSince(version: number): Promise<{ days: EncodedSourceDay[]; version: number }> {
-    return pgCall(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          const days = await client.query<EncodedSourceDay>(
-            longQuery(
-              `SELECT source, day AS date, string_agg(currency || '=' || value, ';' ORDER BY currency) AS rates FROM source_rates
-               WHERE (source, day) IN (SELECT source, day FROM source_rates WHERE version > $1) GROUP BY source, day ORDER BY source, day`,
-              [version],
-            ),
-          );
-          const current = await client.query<{ version: number }>(SELECT_VERSION);
-          return { days: days.rows, version: current.rows[0]!.version };
-        },
-        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: version === 0 },
-      ),
-    );
+    return pgCall(async () => {
+      const read = (client: PgClient) =>
+        client.query<EncodedSourceDay>(
+          longQuery(
+            `SELECT source, day AS date, string_agg(currency || '=' || value, ';' ORDER BY currency) AS rates FROM source_rates
+             WHERE (source, day) IN (SELECT source, day FROM source_rates WHERE version > $1) GROUP BY source, day ORDER BY source, day`,
+            [version],
+          ),
+        );
+      const { value, version: current } = await readWithVersion(this.pool, 'source_rates', read, { long: version === 0 });
+      return { days: value.rows, version: current };
+    });
   }
 
   async summary(): Promise<{ sources: SourceSummary[]; version: number }> {
-    // One snapshot, so the summary and the version come from the same committed state.
-    return pgCall(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          const spans = await client.query<{ source: string; currency: string; first: string; last: string }>(
-            longQuery('SELECT source, currency, min(day) AS first, max(day) AS last FROM source_rates GROUP BY source, currency'),
-          );
-          const current = await client.query<{ version: number }>(SELECT_VERSION);
-          return { sources: summarise(spans.rows), version: current.rows[0]!.version };
-        },
-        { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', long: true },
-      ),
-    );
+    return pgCall(async () => {
+      const read = (client: PgClient) =>
+        client.query<{ source: string; currency: string; first: string; last: string }>(
+          longQuery('SELECT source, currency, min(day) AS first, max(day) AS last FROM source_rates GROUP BY source, currency'),
+        );
+      const { value, version: current } = await readWithVersion(this.pool, 'source_rates', read, { long: true });
+      return { sources: summarise(value.rows), version: current };
+    });
   }
 }
