@@ -19,6 +19,10 @@ export const boc: SourceAdapter = {
   name: 'Bank of Canada',
   base: 'CAD',
   terms: 'base-per-unit',
+  country: 'CA',
+  rateType: 'average of the day',
+  cadence: 'daily',
+  publishesFrom: '2017-01-03',
   // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
   codes: [
     'AUD BRL CAD CHF CNY EUR GBP HKD IDR INR JPY KRW MXN NOK NZD PEN RUB SAR SEK SGD TRY TWD',

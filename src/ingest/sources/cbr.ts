@@ -31,6 +31,10 @@ export const cbr: SourceAdapter = {
   name: 'Bank of Russia',
   base: 'RUB',
   terms: 'base-per-unit',
+  country: 'RU',
+  rateType: 'official rate',
+  cadence: 'daily',
+  publishesFrom: '1992-07-01',
   // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
   codes: [
     'AED AMD AUD AZN BDT BHD BOB BRL BYN CAD CHF CNY CUP CZK DKK DZD EGP ETB EUR GBP GEL HKD',

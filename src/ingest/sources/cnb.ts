@@ -13,6 +13,10 @@ export const cnb: SourceAdapter = {
   name: 'Česká národní banka',
   base: 'CZK',
   terms: 'base-per-unit',
+  country: 'CZ',
+  rateType: 'official fixing',
+  cadence: 'daily',
+  publishesFrom: '1991-01-01',
   // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
   codes: [
     'AUD BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP',

@@ -12,6 +12,10 @@ export const ecb: SourceAdapter = {
   name: 'European Central Bank',
   base: 'EUR',
   terms: 'units-per-base',
+  country: 'EU',
+  rateType: 'reference',
+  cadence: 'daily',
+  publishesFrom: '1999-01-04',
   codes: DEFAULT_TRACKED.filter((code) => code !== 'EUR'),
   homepage: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html',
   schedule: {

@@ -18,6 +18,10 @@ export const nbp: SourceAdapter = {
   name: 'Narodowy Bank Polski',
   base: 'PLN',
   terms: 'base-per-unit',
+  country: 'PL',
+  rateType: 'average rate',
+  cadence: 'daily',
+  publishesFrom: '2002-01-02',
   // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
   codes: [
     'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BND BOB BRL BSD BWP BYN BZD CAD',

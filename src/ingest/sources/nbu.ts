@@ -18,6 +18,10 @@ export const nbu: SourceAdapter = {
   name: 'National Bank of Ukraine',
   base: 'UAH',
   terms: 'base-per-unit',
+  country: 'UA',
+  rateType: 'official rate',
+  cadence: 'daily',
+  publishesFrom: null,
   // What its recorded feed publishes, its base among them: the tracked set with this source enabled.
   codes: [
     'AED AUD AZN BDT CAD CHF CNY CZK DKK DZD EGP EUR GBP GEL HKD HUF IDR ILS INR JPY KRW KZT',

@@ -44,6 +44,14 @@ export interface SourceAdapter {
   /** ISO code of the currency the bank quotes against. */
   readonly base: string;
   readonly terms: SourceTerms;
+  /** ISO 3166 alpha-2 country of the bank ("EU" for the ECB); null for an international body (IMF). */
+  readonly country: string | null;
+  /** What the number is, in the bank's sense: "reference", "official fixing", "average of the day", … */
+  readonly rateType: string;
+  /** How often the bank publishes: "daily", "weekly", "monthly". */
+  readonly cadence: string;
+  /** The first day the bank's feed publishes (YYYY-MM-DD), when known. */
+  readonly publishesFrom: string | null;
   /**
    * The currencies the source publishes (its base among them; EUR always, since every rate is
    * per 1 EUR): with more sources than the ECB enabled, the tracked set is their union
