@@ -1,6 +1,6 @@
 /**
  * `npm run soak [-- --seconds N] [-- --connections C] [-- --keys K]`: a bounded soak of the real
- * service on the full ECB history (issue 6).
+ * service on the full ECB history.
  *
  * 1. Ingests test/fixtures/ecb/eurofxref-hist.zip into a temporary SQLite store and creates many
  *    keys with a quota that cannot run out.

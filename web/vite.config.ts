@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
- * The page at `/` (issue 40), built into dist/web/, which the service serves
+ * The page at `/`, built into dist/web/, which the service serves
  * (src/http/routes/web-page.ts). Nothing is inlined into the HTML: the page's CSP runs no inline
  * script or style, so every script, style and icon is a file of this origin.
  */

@@ -8,7 +8,7 @@ import { dumpDatabase } from '../helpers/db-dump.js';
 import { edited, PROVIDER_FILES, providerText } from '../helpers/provider-fixtures.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** `ingest --source ID --file PATH` (issue #39): one recorded document of a bank, all or nothing. */
+/** `ingest --source ID --file PATH`: one recorded document of a bank, all or nothing. */
 
 const RECORDED: [string, string, IngestSummary][] = [
   ['nbp', PROVIDER_FILES.nbpA, { days: 4, rates: 128, added: 128, changed: 0 }],

@@ -9,7 +9,7 @@ import { divide, formatHalfUp6, multiply, parseDecimal, perEuro, subtract, type 
 import { PROVIDER_FILES, providerText } from '../helpers/provider-fixtures.js';
 
 /**
- * `sources compare` (issue #39) as a user runs it, on the recorded files: the ECB's history ZIP
+ * `sources compare` as a user runs it, on the recorded files: the ECB's history ZIP
  * and the NBP, CNB, NBU and BoC documents. Expected lines come from the files' own numbers through
  * the BigInt oracle: the ECB's figure, or a bank's P(EUR) / P(X), and (b − a) / a × 100.
  */

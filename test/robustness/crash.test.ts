@@ -20,7 +20,7 @@ import { FC_SEED } from './fc-settings.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
- * Crash safety (issue 6): SIGKILL at random moments must never leave half an ingestion in the
+ * Crash safety: SIGKILL at random moments must never leave half an ingestion in the
  * store nor lose a counted request — on SQLite, on PostgreSQL, and on PostgreSQL + Redis (the
  * server is killed here, not Redis, so counts held in Redis survive whatever its persistence).
  */

@@ -22,7 +22,7 @@ import {
 } from './request-model.js';
 
 /**
- * Property-based tests of the HTTP layer (issue 6): requests a hostile or careless client could
+ * Property-based tests of the HTTP layer: requests a hostile or careless client could
  * send — arbitrary and repeated parameters, unicode, every way of percent-encoding, huge values,
  * odd paths, methods and headers — against the production server. Every answer must match the
  * executable model of SPEC/DECISIONS in request-model.ts exactly (status, body bytes, and a 200's
@@ -397,7 +397,7 @@ const oddTarget = fc.oneof(
 
 const WEB_PAGE = readFileSync(join(WEB_ROOT, 'index.html'), 'utf8');
 
-/** Issue 40: a GET of `/` (RFC 9112 §3.2.2: also as `http://host/`), whatever its query, is the web page in HTML; no other answer is HTML. */
+/** A GET of `/` (RFC 9112 §3.2.2: also as `http://host/`), whatever its query, is the web page in HTML; no other answer is HTML. */
 function isWebPage(answer: RawAnswer, method: string, target: string, what: string): boolean {
   if (answer.headers['content-type'] !== 'text/html; charset=utf-8') return false;
   assert.equal(method, 'GET', `${what}: only a GET gets the page`);

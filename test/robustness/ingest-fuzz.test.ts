@@ -17,7 +17,7 @@ import { buildZip, deflateZeros } from '../helpers/zip-writer.js';
 import { assertProperty, fcParams } from './fc-settings.js';
 
 /**
- * Fuzzing of the ingestion (issue 6): mutated, truncated, mis-encoded, oversized and malicious
+ * Fuzzing of the ingestion: mutated, truncated, mis-encoded, oversized and malicious
  * XML, CSV and ZIP files, built from the fixtures and the real ECB files. Whatever comes in, an
  * ingestion either lands a plausible result or fails with an IngestFormatError naming the file —
  * and then the store is byte-for-byte what it was — in bounded time and memory.

@@ -19,7 +19,7 @@ import { FIXTURES, tempDir } from '../helpers/test-server.js';
 import { freshTestStores } from '../helpers/test-backend.js';
 
 /**
- * Limits (issue 6): what is too long, too large or too slow is refused with a JSON answer in the
+ * Limits: what is too long, too large or too slow is refused with a JSON answer in the
  * spec's error shape — never an empty body, a reset or a hang — and a flood of idle connections
  * does not exhaust memory. The limits are those of src/http/limits.ts (HTTP_LIMITS).
  */

@@ -16,7 +16,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { FIXTURES, tempDir } from '../helpers/test-server.js';
 
 /**
- * Security (issue 6): keys are only ever compared through their hash; no key, stack trace or SQL
+ * Security: keys are only ever compared through their hash; no key, stack trace or SQL
  * reaches a response or a log line, even at LOG_LEVEL=trace and through a backend failure; no
  * X-Powered-By, X-Content-Type-Options: nosniff everywhere; CORS never allows credentials nor
  * reflects the Origin. (The dependency audit runs in .ci/run.)

@@ -15,7 +15,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { FIXTURES } from '../helpers/test-server.js';
 
 /**
- * Issue #42, scaled out on PostgreSQL + Redis: a PostgreSQL outage must not take an instance that
+ * DECISIONS §12, scaled out on PostgreSQL + Redis: a PostgreSQL outage must not take an instance that
  * still answers correctly out of its load balancer, and keys are refused from memory.
  */
 

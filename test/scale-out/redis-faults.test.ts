@@ -11,7 +11,7 @@ import { apiGet, freePort, pollUntil, spawnServer, type ServerProcess } from '..
 import { FIXTURES } from '../helpers/test-server.js';
 
 /**
- * Issue #42: Redis, the quota store, down at start, down for a while, or without persistence;
+ * DECISIONS §12: Redis, the quota store, down at start, down for a while, or without persistence;
  * each instance a `serve` process on PostgreSQL and a redis-server of the test's own.
  */
 

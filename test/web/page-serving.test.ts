@@ -8,7 +8,7 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
 /**
- * Issue 40: the page at `/` and its assets, as HTTP sees them: no key needed, nothing counted,
+ * The page at `/` and its assets, as HTTP sees them: no key needed, nothing counted,
  * the browser protections on every answer, and every other path still the unknown path's 404.
  */
 

@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 
 /**
- * Issue 40: the page at `/` in a real browser, Debian's headless Chromium driven by playwright-core,
+ * The page at `/` in a real browser, Debian's headless Chromium driven by playwright-core,
  * against the whole ECB history. The converter shows the API's own answer for a random pair and
  * amount, the chart draws one point per day the ranges endpoint returns, a bad key is refused in
  * words, and every request stays on the server, with no script error or CSP violation. With

@@ -1,4 +1,4 @@
-/** The API key, kept in this browser's localStorage only (issue 40): entered once, sent on every request. */
+/** The API key, kept in this browser's localStorage only: entered once, sent on every request. */
 const STORAGE_KEY = 'currency-rates.api-key';
 
 export function loadKey(): string | undefined {

@@ -78,7 +78,7 @@ function exactPathOnly(request: FastifyRequest, reply: FastifyReply, done: () =>
 }
 
 /**
- * The page at `/` (issue 40) and its assets, each at its own exact path: no wildcard, so any other
+ * The page at `/` and its assets, each at its own exact path: no wildcard, so any other
  * path stays the unknown path's 404. No key, not counted: registered beside the API plugin.
  */
 export function webPageRoutes(app: FastifyInstance, files: Map<string, WebFile> = loadWebFiles()): void {
