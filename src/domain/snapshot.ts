@@ -59,7 +59,7 @@ class StoredDay implements Day {
   }
 }
 
-/** An ECB day as stored (DECISIONS §1: units per 1 EUR), restricted to the tracked currencies. */
+/** An ECB day as stored (DECISIONS §3: units per 1 EUR), restricted to the tracked currencies. */
 export function ecbDay(day: EncodedDay, tracked: ReadonlySet<string>): Day {
   return new StoredDay(day.date, day.rates, tracked);
 }
