@@ -1,14 +1,11 @@
 import { parseArgs } from 'node:util';
-import { runIngestion, summarise, type IngestionReport } from '../ingest/run-ingestion.js';
-import { runSourceIngestion } from '../ingest/run-source-ingestion.js';
-import { ECB_URLS, INGEST_SOURCES, type IngestSource, type IngestSourceName } from '../ingest/sources.js';
-import { SOURCE_IDS, sourceAdapter } from '../ingest/sources/registry.js';
+import { runIngestion, summarise } from '../ingest/run-ingestion.js';
+import type { IngestSource } from '../ingest/sources.js';
+import { ecb } from '../ingest/sources/ecb.js';
+import { FEED_NAMES, namedFeed, SOURCE_IDS, sourceAdapter } from '../ingest/sources/registry.js';
 import type { SourceAdapter } from '../ingest/sources/source-adapter.js';
-import type { OpenedStores } from '../storage/ports.js';
 import { withStores } from './open-cli-stores.js';
 import { USAGE, UsageError } from './usage.js';
-
-type Ingest = (stores: OpenedStores) => Promise<IngestionReport>;
 
 function inputOf(values: { file?: string; url?: string }): IngestSource | undefined {
   if (values.file !== undefined && values.url !== undefined) throw new UsageError('give only one of --file and --url', USAGE.ingest);
@@ -21,21 +18,20 @@ function inputOf(values: { file?: string; url?: string }): IngestSource | undefi
 }
 
 /**
- * What to ingest: an ECB file or URL (no --source), one of the ECB's feeds by name (--source
- * ecb-daily …, alone), or a source by id (--source nbp …) with --file or --url holding one of its
- * documents, or else the source's own latest publication.
+ * What to ingest: a source by id (the ECB without --source) with --file or --url holding one of
+ * its documents, or else its latest publication; or one of a source's named feeds (--source
+ * ecb-hist …), alone.
  */
-function ingestionOf(values: { file?: string; url?: string; source?: string }): Ingest {
+function ingestionOf(values: { file?: string; url?: string; source?: string }): { adapter: SourceAdapter; input: IngestSource | undefined } {
   const input = inputOf(values);
   const name = values.source;
-  const adapter: SourceAdapter | undefined = name === undefined ? undefined : sourceAdapter(name);
-  if (adapter) return (stores) => runSourceIngestion(stores, adapter, input);
-  if (name !== undefined && !(INGEST_SOURCES as readonly string[]).includes(name)) {
-    throw new UsageError(`--source must be one of ${[...SOURCE_IDS, ...INGEST_SOURCES].join(', ')}`, USAGE.ingest);
-  }
-  if (name !== undefined && input) throw new UsageError(`--source ${name} names a feed: give it without --file or --url`, USAGE.ingest);
-  const source = input ?? { url: ECB_URLS[(name ?? 'ecb-daily') as IngestSourceName] };
-  return (stores) => runIngestion(stores.rates, source);
+  if (name === undefined) return { adapter: ecb, input };
+  const adapter = sourceAdapter(name);
+  if (adapter) return { adapter, input };
+  const feed = namedFeed(name);
+  if (feed === undefined) throw new UsageError(`--source must be one of ${[...SOURCE_IDS, ...FEED_NAMES].join(', ')}`, USAGE.ingest);
+  if (input) throw new UsageError(`--source ${name} names a feed: give it without --file or --url`, USAGE.ingest);
+  return { adapter: feed.adapter, input: { url: feed.url } };
 }
 
 export async function ingestCommand(args: string[]): Promise<void> {
@@ -46,7 +42,7 @@ export async function ingestCommand(args: string[]): Promise<void> {
     allowPositionals: false,
   });
   if (values.help) return void console.log(USAGE.ingest);
-  const ingest = ingestionOf(values);
-  const report = await withStores(ingest);
+  const { adapter, input } = ingestionOf(values);
+  const report = await withStores((stores) => runIngestion(stores.rates, adapter, input));
   console.log(summarise(report));
 }

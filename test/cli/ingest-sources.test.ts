@@ -33,7 +33,7 @@ function expectSummary(result: CliResult, expected: IngestSummary, what: string)
 async function storedOn(path: string, source: string, date: string): Promise<Record<string, string>> {
   const stores = openSqliteStores(path);
   try {
-    const { rows } = await stores.sourceRates.rowsSince(0);
+    const { rows } = await stores.rates.rowsSince(0);
     return Object.fromEntries(rows.filter((row) => row.source === source && row.date === date).map((row) => [row.currency, row.value]));
   } finally {
     await stores.close();
@@ -61,9 +61,9 @@ test('when each recorded bank file is ingested with --source and --file, then on
   assert.equal((await storedOn(path, 'cnb', '2026-01-02'))['HUF'], '0.06304');
   assert.equal((await storedOn(path, 'nbu', '2026-03-01'))['XAU'], '223871.54');
   assert.equal((await storedOn(path, 'boc', '2026-03-18'))['EUR'], '1.5774');
-  const ecb = openSqliteStores(path);
-  t.after(() => ecb.close());
-  assert.equal(await ecb.rates.version(), 0, "the ECB's rates are untouched");
+  const stores = openSqliteStores(path);
+  t.after(() => stores.close());
+  assert.equal(await stores.rates.lastDay('ecb'), null, "the ECB's rates are untouched");
 });
 
 test('when a bank file is malformed, then the run exits non-zero naming the file, day and currency, and writes nothing', async (t) => {
