@@ -1,3 +1,5 @@
+import { FEED_NAMES, SOURCE_IDS } from '../ingest/sources/registry.js';
+
 /** Help texts: printed by --help (exit 0) and after a usage error (exit 2). */
 export const USAGE = {
   main: `Usage: currency-rates <command> [options]
@@ -19,19 +21,21 @@ Runs the HTTP API. Configured by environment variables: PORT, HOST, DATABASE_URL
 QUOTA_PERIOD_DAYS, CURRENCIES, SOURCES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE,
 REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS, METRICS, METRICS_TOKEN (see README,
 "Configuration").`,
-  ingest: `Usage: currency-rates ingest [--source ID] [--file PATH | --url URL]
-       currency-rates ingest --source ecb-daily|ecb-90d|ecb-hist
+  ingest: `Usage: currency-rates ingest [--source ID] [--file PATH | --url URL | --since YYYY-MM-DD]
+       currency-rates ingest --source ${FEED_NAMES.join('|')}
 
 Loads one source's values into the store named by DATABASE_URL, the ECB's unless --source names
 another. With --file or --url, one document of that source (an ECB XML, CSV or history ZIP file,
-told by content; an NBP table); alone, its latest publication (the ECB's: its daily file).
+told by content; an NBP table); with --since, every day from that one to today by the source's
+range URLs; alone, its latest publication (the ECB's: its daily file).
 All or nothing: on malformed input it exits non-zero, names the problem and writes nothing.
 
 Options:
-  --source ID     a rate source: ecb (the default), nbp, cnb, boc, cbr, nbu
+  --source ID     a rate source: ${SOURCE_IDS.join(', ')} (default: ecb)
   --file PATH     a local file
   --url URL       any URL serving such a file
-  --source NAME   one of the ECB's files by name, alone: ecb-daily, ecb-90d, ecb-hist`,
+  --since DATE    the days from DATE (YYYY-MM-DD) to today (UTC)
+  --source NAME   a source's file by name, alone: ${FEED_NAMES.join(', ')}`,
   keys: `Usage: currency-rates keys <create | list | update | revoke> [options]
 
   create [--name NAME] [--quota Q]

@@ -160,3 +160,24 @@ test('when the UTC date moves while the store is unreachable, then "latest" stil
   await assert.rejects(view.refresh(), /ECONNREFUSED/);
   assert.equal(view.snapshot, held, 'the same date makes no new snapshot');
 });
+
+test('when a source gives units per 1 of a base other than EUR, then the view serves it exactly, alone on a day or beside others', async (t) => {
+  const stores = await openStores('sqlite::memory:');
+  t.after(() => stores.close());
+  // A bank quoting units per 1 GBP, as the Bank of England does; enabled after the ECB.
+  await stores.rates.merge('boe', [
+    { date: '2026-03-04', currency: 'EUR', value: '1.17' },
+    { date: '2026-03-04', currency: 'USD', value: '1.27' },
+    { date: '2026-03-05', currency: 'EUR', value: '1.18' },
+    { date: '2026-03-05', currency: 'USD', value: '1.28' },
+  ]);
+  await stores.rates.merge('ecb', [{ date: '2026-03-05', currency: 'USD', value: '1.1649' }]);
+  const tracked = new TrackedCurrencies(['EUR', 'USD', 'GBP']);
+  const view = new RatesView(stores.rates, tracked, [SOURCES[0]!, { id: 'boe', base: 'GBP', terms: 'units-per-base' }], () => '2026-03-10');
+  await view.refresh();
+  const rate = (date: string, code: string) => roundedRatio(view.snapshot.day(date)!.rate(code)!);
+  assert.equal(rate('2026-03-04', 'USD'), roundedRatio({ num: 127n, den: 117n }), 'U(USD) / U(EUR), the bank alone that day');
+  assert.equal(rate('2026-03-04', 'GBP'), roundedRatio({ num: 100n, den: 117n }), 'its base: 1 / U(EUR)');
+  assert.equal(rate('2026-03-05', 'USD'), '1.164900', "the ECB's, first in SOURCES");
+  assert.equal(rate('2026-03-05', 'GBP'), roundedRatio({ num: 100n, den: 118n }), 'GBP from the bank, the ECB quoting none that day');
+});

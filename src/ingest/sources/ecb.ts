@@ -8,6 +8,9 @@ export const ECB_FEEDS = {
   'ecb-hist': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip',
 } as const;
 
+/** How far back the 90-day file surely reaches, in calendar days (its newest day may be a few days old). */
+const NINETY_DAY_FILE_DAYS = 85;
+
 /**
  * The European Central Bank's reference rates, stored in its own terms: units of each currency per
  * 1 EUR, as published and as the service has always served them. Its parser reads every format
@@ -30,8 +33,11 @@ export const ecb: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'published around 16:00 CET on every TARGET business day',
   },
-  // The 90-day file covers any recent range; older ones need the full history.
-  urls: (range) => [range ? ECB_FEEDS['ecb-90d'] : ECB_FEEDS['ecb-daily']],
+  // The 90-day file covers a range that starts within its span; an older one needs the full history.
+  urls: (range) => {
+    if (!range) return [ECB_FEEDS['ecb-daily']];
+    return [Date.parse(range.from) >= Date.now() - NINETY_DAY_FILE_DAYS * 86_400_000 ? ECB_FEEDS['ecb-90d'] : ECB_FEEDS['ecb-hist']];
+  },
   feeds: ECB_FEEDS,
   parse: async (bytes, origin) => {
     // Loaded on first use: the XML and ZIP readers slow a server's start, and a server with rates
