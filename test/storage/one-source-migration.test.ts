@@ -194,6 +194,17 @@ async function assertAnswersKept(t: TestContext, migratedEnv: Record<string, str
   // The key's count went on from where the previous release left it: 42 used of its own 500, then 4 × 12 asked here.
   const last = await answers(migratedEnv, 'ecb');
   assert.equal(last.remaining.at(-1), String(500 - USED - 4 * (PATHS.length + 1)));
+  const { server, url } = await startProductionServer({ ...migratedEnv });
+  try {
+    const usage = await fetch(`${url}/api/v1/usage`, { headers: { authorization: `Bearer ${KEY}` } });
+    const used = USED + 4 * (PATHS.length + 1) + 1;
+    const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+    assert.equal(await usage.text(), JSON.stringify({
+      limit: 500, used, remaining: 500 - used, period_start: iso(PERIOD_START), period_end: iso(PERIOD_START + 30 * 86_400_000),
+    }));
+  } finally {
+    await server.close();
+  }
   t.diagnostic(`${PATHS.length + 1} answers compared for each SOURCES`);
 }
 
