@@ -8,7 +8,7 @@ import { ratesBetween } from '../src/domain/range-queries.js';
 import { latestRates } from '../src/domain/rate-queries.js';
 import { rateRangeJson } from '../src/http/rate-range-formats.js';
 import { runIngestion } from '../src/ingest/run-ingestion.js';
-import { runSourceIngestion } from '../src/ingest/run-source-ingestion.js';
+import { ecb } from '../src/ingest/sources/ecb.js';
 import { sourceAdapter, SOURCE_IDS } from '../src/ingest/sources/registry.js';
 import { RatesView } from '../src/live/rates-view.js';
 import { openStores, type StoreConfig } from '../src/storage/open-stores.js';
@@ -264,7 +264,7 @@ async function main(): Promise<void> {
   // Full-history ingestion into a fresh store, and the memory its snapshot takes.
   const stores = await openStores(sqliteUrl);
   let t = performance.now();
-  const report = await runIngestion(stores.rates, { file: HISTORY });
+  const report = await runIngestion(stores.rates, ecb, { file: HISTORY });
   const ingestMs = performance.now() - t;
   log(`ingested ${report.rates} rates of ${report.days} days in ${ingestMs.toFixed(0)} ms`);
   // The disk's own floor for the quota's commits, in the directory the benchmark's database is in.
@@ -274,7 +274,7 @@ async function main(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const view = new RatesView(stores, new TrackedCurrencies(DEFAULT_TRACKED));
+  const view = new RatesView(stores.rates, new TrackedCurrencies(DEFAULT_TRACKED));
   t = performance.now();
   await view.refresh();
   const loadMs = performance.now() - t;
@@ -315,7 +315,7 @@ async function main(): Promise<void> {
     pg = await freshPostgresRedis();
     const pgStores = await openStores(pg.storeConfig);
     t = performance.now();
-    await runIngestion(pgStores.rates, { file: HISTORY });
+    await runIngestion(pgStores.rates, ecb, { file: HISTORY });
     log(`ingested the history into PostgreSQL in ${(performance.now() - t).toFixed(0)} ms`);
     await pgStores.close();
     configs.push({ name: 'PostgreSQL + Redis', env: { ...baseEnv, ...pg.env }, storeConfig: pg.storeConfig, routes: quick ? all.slice(0, 1) : all });
@@ -338,11 +338,11 @@ async function main(): Promise<void> {
   // The same with every source enabled (DECISIONS §9): the ECB's history and each bank's recorded files.
   const everyUrl = `sqlite:${join(work, 'every-source.db')}`;
   const everyStores = await openStores(everyUrl);
-  await runIngestion(everyStores.rates, { file: HISTORY });
+  await runIngestion(everyStores.rates, ecb, { file: HISTORY });
   t = performance.now();
   let bankValues = 0;
   for (const file of readdirSync(PROVIDERS).sort()) {
-    bankValues += (await runSourceIngestion(everyStores, sourceAdapter(file.slice(0, 3))!, { file: join(PROVIDERS, file) })).rates;
+    bankValues += (await runIngestion(everyStores.rates, sourceAdapter(file.slice(0, 3))!, { file: join(PROVIDERS, file) })).rates;
   }
   const banksMs = performance.now() - t;
   await everyStores.close();

@@ -25,7 +25,7 @@ export async function renderOpenApiDocument(): Promise<string> {
   const app = buildApp({
     config,
     tracked,
-    view: new RatesView(stores, tracked),
+    view: new RatesView(stores.rates, tracked),
     sources: [],
     keys: new KeyCache(stores.keys),
     quota: stores.quota,

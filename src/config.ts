@@ -4,8 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCY_CODE } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
-import { INGEST_SOURCES, type IngestSourceName } from './ingest/sources.js';
-import { defaultTracked, SOURCE_IDS } from './ingest/sources/registry.js';
+import { defaultTracked, FEED_NAMES, SOURCE_IDS } from './ingest/sources/registry.js';
 
 /**
  * A numeric setting: plain decimal digits, nothing else (DECISIONS §12: `0x10`, `1e3`, `10.0`, ` 5`,
@@ -62,12 +61,16 @@ const schema = z.object({
     .refine((codes) => codes === undefined || codes.every((code) => CURRENCY_CODE.test(code)), 'must be a comma-separated list of 3-letter codes'),
   SOURCES: sourceList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  INGEST_ON_EMPTY: z.enum([...INGEST_SOURCES, 'off']).default('ecb-hist'),
+  INGEST_ON_EMPTY: z
+    .string()
+    .default('ecb-hist')
+    .refine((value) => value === 'off' || FEED_NAMES.includes(value), `must be one of ${[...FEED_NAMES, 'off'].join(', ')}`),
   INGEST_SCHEDULE: z
     .string()
-    .default('16:30')
-    .refine((value) => value === 'off' || /^([01]\d|2[0-3]):[0-5]\d$/.test(value), 'must be HH:MM (UTC) or off'),
-  INGEST_SCHEDULE_SOURCE: z.enum(INGEST_SOURCES).default('ecb-90d'),
+    .default('auto')
+    .refine((value) => value === 'auto' || value === 'off' || /^([01]\d|2[0-3]):[0-5]\d$/.test(value), 'must be auto, HH:MM (UTC) or off'),
+  // Read only to say that it is no longer used (Config.notices); still refused when malformed.
+  INGEST_SCHEDULE_SOURCE: z.enum(['ecb-daily', 'ecb-90d', 'ecb-hist']).optional(),
   REFRESH_INTERVAL_MS: integer(100, 5000).default(1000),
   REDIS_URL: z
     .string()
@@ -95,10 +98,13 @@ export interface Config {
   /** Enabled rate source ids (registry.ts), highest priority first; `ecb` alone by default. */
   sources: string[];
   logLevel: string;
-  ingestOnEmpty: IngestSourceName | 'off';
-  /** Minutes after midnight UTC of the daily ingestion, or null when off. */
-  ingestScheduleMinute: number | null;
-  ingestScheduleSource: IngestSourceName;
+  /** The named feed (SourceAdapter.feeds) fetched at start when its source has nothing stored, or off. */
+  ingestOnEmpty: string;
+  /**
+   * The daily ingestion of every enabled source: `auto`, each after its own publication time;
+   * a number, each at that many minutes after midnight UTC; or `off`.
+   */
+  ingestSchedule: 'auto' | 'off' | number;
   refreshIntervalMs: number;
   /** Quota counters in Redis instead of the database. */
   redisUrl: string | undefined;
@@ -107,6 +113,8 @@ export interface Config {
   workers: number;
   /** GET /metrics: off (404), or on and guarded by a bearer token when one is set (see metricsAccess). */
   metrics: { enabled: boolean; token: string | undefined };
+  /** Settings given that no longer do anything, each saying why: the server logs them at start. */
+  notices: string[];
 }
 
 /**
@@ -162,6 +170,13 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** INGEST_SCHEDULE as validated: auto, off, or HH:MM as minutes after midnight UTC. */
+function scheduleOf(value: string): Config['ingestSchedule'] {
+  if (value === 'auto' || value === 'off') return value;
+  const [hours, minutes] = value.split(':').map(Number);
+  return hours! * 60 + minutes!;
+}
+
 /** Reads the environment once at start; a bad variable stops start-up with its name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -171,7 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const vars = parsed.data;
-  const [hours, minutes] = vars.INGEST_SCHEDULE.split(':').map(Number);
   return {
     port: vars.PORT,
     host: vars.HOST,
@@ -181,12 +195,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sources: vars.SOURCES,
     logLevel: vars.LOG_LEVEL,
     ingestOnEmpty: vars.INGEST_ON_EMPTY,
-    ingestScheduleMinute: vars.INGEST_SCHEDULE === 'off' ? null : hours! * 60 + minutes!,
-    ingestScheduleSource: vars.INGEST_SCHEDULE_SOURCE,
+    ingestSchedule: scheduleOf(vars.INGEST_SCHEDULE),
     refreshIntervalMs: vars.REFRESH_INTERVAL_MS,
     redisUrl: vars.REDIS_URL,
     redisKeyPrefix: vars.REDIS_KEY_PREFIX,
     workers: vars.WORKERS,
     metrics: { enabled: vars.METRICS === 'on', token: vars.METRICS_TOKEN },
+    notices:
+      vars.INGEST_SCHEDULE_SOURCE === undefined
+        ? []
+        : [
+            'INGEST_SCHEDULE_SOURCE is no longer used: the daily run fetches each source\'s latest publication ' +
+              '(the ECB\'s daily file) and the days it missed (the ECB\'s from its 90-day file)',
+          ],
   };
 }

@@ -10,9 +10,8 @@ import type { HttpLimits } from './http/limits.js';
 import { runIngestion, summarise } from './ingest/run-ingestion.js';
 import { countOf } from './plural.js';
 import { scheduleIngestion } from './ingest/scheduled-ingestion.js';
-import { scheduleSourceIngestion } from './ingest/scheduled-source-ingestion.js';
-import { ECB_URLS } from './ingest/sources.js';
-import { sourceAdapter } from './ingest/sources/registry.js';
+import { namedFeed, sourceAdapter, type NamedFeed } from './ingest/sources/registry.js';
+import type { SourceAdapter } from './ingest/sources/source-adapter.js';
 import { KeyCache } from './live/key-cache.js';
 import { OutageLog } from './live/outage-log.js';
 import { RatesView } from './live/rates-view.js';
@@ -28,10 +27,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Runs one ingestion from a URL; a failure is logged as one warning and otherwise ignored. True when it landed. */
-async function ingestQuietly(store: RatesStore, url: string, log: FastifyBaseLogger, consequence: string): Promise<boolean> {
+/** Runs one ingestion of a named feed; a failure is logged as one warning and otherwise ignored. True when it landed. */
+async function ingestQuietly(rates: RatesStore, feed: NamedFeed, log: FastifyBaseLogger, consequence: string): Promise<boolean> {
   try {
-    log.info(summarise(await runIngestion(store, { url })));
+    log.info(summarise(await runIngestion(rates, feed.adapter, { url: feed.url })));
     return true;
   } catch (err) {
     log.warn(`ingestion failed: ${(err as Error).message}; ${consequence}`);
@@ -60,13 +59,25 @@ function logMetricsAccess(access: MetricsAccess, host: string, log: FastifyBaseL
   else log.warn(`/metrics is not served: HOST ${host} is not a loopback address and METRICS_TOKEN is unset (set METRICS_TOKEN to scrape it, or METRICS=off)`);
 }
 
-/** The enabled sources as GET /sources names them; SOURCES holds only registered ids (config.ts). */
-function describeSources(ids: readonly string[]): SourceDescription[] {
+/** The enabled sources' adapters, in SOURCES order; SOURCES holds only registered ids (config.ts). */
+function enabledAdapters(ids: readonly string[]): SourceAdapter[] {
   return ids.map((id) => {
     const adapter = sourceAdapter(id);
     if (adapter === undefined) throw new Error(`unknown source ${id}`);
-    return { id, name: adapter.name, base: adapter.base, url: adapter.homepage };
+    return adapter;
   });
+}
+
+/** The enabled sources as GET /sources names them. */
+function describeSources(adapters: readonly SourceAdapter[]): SourceDescription[] {
+  return adapters.map(({ id, name, base, homepage }) => ({ id, name, base, url: homepage }));
+}
+
+/** The feed INGEST_ON_EMPTY names, when its source is enabled and has nothing stored yet. */
+function feedOnEmpty(config: Config, snapshot: RatesSnapshot): NamedFeed | undefined {
+  const feed = config.ingestOnEmpty === 'off' ? undefined : namedFeed(config.ingestOnEmpty);
+  if (feed === undefined || !config.sources.includes(feed.adapter.id)) return undefined;
+  return snapshot.spanOf(feed.adapter.id) === undefined ? feed : undefined;
 }
 
 /** The longest a shutdown takes: what is still open then is cut. */
@@ -116,20 +127,23 @@ export async function startServer(
     // a crash loop; the database must answer, there is nothing to serve without it.
     redisMayStartUnreachable: true,
   });
+  for (const notice of config.notices) log.warn(notice);
   const tracked = new TrackedCurrencies(config.currencies);
-  const enabled = describeSources(config.sources);
-  const view = new RatesView(stores, tracked, enabled, () => new Date(clock.now()).toISOString().slice(0, 10));
+  const adapters = enabledAdapters(config.sources);
+  const enabled = describeSources(adapters);
+  const view = new RatesView(stores.rates, tracked, adapters, () => new Date(clock.now()).toISOString().slice(0, 10));
   const keys = new KeyCache(stores.keys);
   await Promise.all([view.refresh(), keys.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);
 
-  // The ECB's own table, not what is served: another bank's days do not stand in for its history,
-  // and with the ECB not enabled its history is not fetched.
-  if (config.ingestOnEmpty !== 'off' && config.sources.includes('ecb') && (await stores.rates.version()) === 0) {
-    log.info(`no rates stored yet: fetching ${ECB_URLS[config.ingestOnEmpty]}`);
+  // What is stored of the feed's own source, not what is served: another bank's days do not stand
+  // in for the ECB's history, and with the ECB not enabled its history is not fetched.
+  const onEmpty = feedOnEmpty(config, view.snapshot);
+  if (onEmpty !== undefined) {
+    log.info(`no ${onEmpty.adapter.id} rates stored yet: fetching ${onEmpty.url}`);
     const landed = await ingestQuietly(
       stores.rates,
-      ECB_URLS[config.ingestOnEmpty],
+      onEmpty,
       log,
       'serving without rates: rate and conversion answers are 404 until "currency-rates ingest" runs',
     );
@@ -160,33 +174,21 @@ export async function startServer(
     if (await view.refresh()) log.info(`picked up new rates: now ${describeRates(view.snapshot)}`);
   };
   const stopRefresher = startRefresher(() => Promise.all([refreshRates(), keys.refresh()]), config.refreshIntervalMs, log);
-  const stopSchedule =
-    config.ingestScheduleMinute === null
-      ? () => undefined
-      : scheduleIngestion({
-          rates: stores.rates,
-          jobs: stores.jobs,
-          url: ECB_URLS[config.ingestScheduleSource],
-          minuteOfDay: config.ingestScheduleMinute,
-          log,
-          clock,
-          onLanded: refreshRates,
-          onRun: (landed) => metrics.recordIngestion('scheduled', landed),
-        });
-
-  // Each other enabled bank once a day after its own publication time (INGEST_SCHEDULE=off stops them too).
-  const stopSourceSchedules =
-    config.ingestScheduleMinute === null
+  // Each enabled source once a day, after its own publication time or at INGEST_SCHEDULE's UTC time.
+  const { ingestSchedule } = config;
+  const stopSchedules =
+    ingestSchedule === 'off'
       ? []
-      : config.sources
-          .filter((id) => id !== 'ecb')
-          .map((id) =>
-            scheduleSourceIngestion({
-              stores, jobs: stores.jobs, adapter: sourceAdapter(id)!, log, clock,
+      : adapters.map((adapter) =>
+          scheduleIngestion(
+            {
+              rates: stores.rates, jobs: stores.jobs, adapter, log, clock,
               onLanded: refreshRates,
               onRun: (landed) => metrics.recordIngestion('scheduled', landed),
-            }),
-          );
+            },
+            ingestSchedule === 'auto' ? undefined : ingestSchedule,
+          ),
+        );
 
   return {
     app,
@@ -195,8 +197,7 @@ export async function startServer(
       // connections keep being accepted until they stop coming, then the listener closes.
       const started = Date.now();
       draining = true;
-      stopSchedule();
-      for (const stop of stopSourceSchedules) stop();
+      for (const stop of stopSchedules) stop();
       await acceptUntilQuiet(app.server, QUIET_MS, ACCEPT_AT_MOST_MS);
       // app.close() waits for every open connection, closing idle ones once as it starts; one whose
       // answer began before the drain stays open after it, so idle ones are swept until the close

@@ -1,52 +1,70 @@
 import { parseArgs } from 'node:util';
-import { runIngestion, summarise, type IngestionReport } from '../ingest/run-ingestion.js';
-import { runSourceIngestion } from '../ingest/run-source-ingestion.js';
-import { ECB_URLS, INGEST_SOURCES, type IngestSource, type IngestSourceName } from '../ingest/sources.js';
-import { SOURCE_IDS, sourceAdapter } from '../ingest/sources/registry.js';
-import type { SourceAdapter } from '../ingest/sources/source-adapter.js';
-import type { OpenedStores } from '../storage/ports.js';
+import { isValidIsoDate } from '../domain/calendar-date.js';
+import { runIngestion, runRangeIngestion, summarise } from '../ingest/run-ingestion.js';
+import type { IngestSource } from '../ingest/sources.js';
+import { ecb } from '../ingest/sources/ecb.js';
+import { FEED_NAMES, namedFeed, SOURCE_IDS, sourceAdapter } from '../ingest/sources/registry.js';
+import type { DayRange, SourceAdapter } from '../ingest/sources/source-adapter.js';
 import { withStores } from './open-cli-stores.js';
 import { USAGE, UsageError } from './usage.js';
 
-type Ingest = (stores: OpenedStores) => Promise<IngestionReport>;
+interface Values {
+  file?: string;
+  url?: string;
+  since?: string;
+  source?: string;
+}
 
-function inputOf(values: { file?: string; url?: string }): IngestSource | undefined {
+/** What to read: a file, a URL, the days since a date, or (undefined) the latest publication. */
+function inputOf(values: Values): IngestSource | DayRange | undefined {
   if (values.file !== undefined && values.url !== undefined) throw new UsageError('give only one of --file and --url', USAGE.ingest);
+  if (values.since !== undefined && (values.file !== undefined || values.url !== undefined)) {
+    throw new UsageError("--since reads the source's range URLs: give it without --file or --url", USAGE.ingest);
+  }
   if (values.file !== undefined) return { file: values.file };
   if (values.url !== undefined) {
     if (!/^https?:\/\//.test(values.url)) throw new UsageError(`--url must be an http(s) URL: ${values.url}`, USAGE.ingest);
     return { url: values.url };
   }
+  if (values.since !== undefined) {
+    const today = new Date().toISOString().slice(0, 10);
+    if (!isValidIsoDate(values.since)) throw new UsageError(`--since must be a calendar date YYYY-MM-DD: ${values.since}`, USAGE.ingest);
+    if (values.since > today) throw new UsageError(`--since must not be after today (${today}, UTC): ${values.since}`, USAGE.ingest);
+    return { from: values.since, to: today };
+  }
   return undefined;
 }
 
 /**
- * What to ingest: an ECB file or URL (no --source), one of the ECB's feeds by name (--source
- * ecb-daily …, alone), or a source by id (--source nbp …) with --file or --url holding one of its
- * documents, or else the source's own latest publication.
+ * Which source, and what of it: a source by id (the ECB without --source), or one of a source's
+ * named files (--source ecb-hist …), alone.
  */
-function ingestionOf(values: { file?: string; url?: string; source?: string }): Ingest {
+function ingestionOf(values: Values): { adapter: SourceAdapter; input: IngestSource | DayRange | undefined } {
   const input = inputOf(values);
   const name = values.source;
-  const adapter: SourceAdapter | undefined = name === undefined ? undefined : sourceAdapter(name);
-  if (adapter) return (stores) => runSourceIngestion(stores, adapter, input);
-  if (name !== undefined && !(INGEST_SOURCES as readonly string[]).includes(name)) {
-    throw new UsageError(`--source must be one of ${[...SOURCE_IDS, ...INGEST_SOURCES].join(', ')}`, USAGE.ingest);
-  }
-  if (name !== undefined && input) throw new UsageError(`--source ${name} names a feed: give it without --file or --url`, USAGE.ingest);
-  const source = input ?? { url: ECB_URLS[(name ?? 'ecb-daily') as IngestSourceName] };
-  return (stores) => runIngestion(stores.rates, source);
+  if (name === undefined) return { adapter: ecb, input };
+  const adapter = sourceAdapter(name);
+  if (adapter) return { adapter, input };
+  const feed = namedFeed(name);
+  if (feed === undefined) throw new UsageError(`--source must be one of ${[...SOURCE_IDS, ...FEED_NAMES].join(', ')}`, USAGE.ingest);
+  if (input) throw new UsageError(`--source ${name} names a file: give it without --file, --url or --since`, USAGE.ingest);
+  return { adapter: feed.adapter, input: { url: feed.url } };
 }
 
 export async function ingestCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { file: { type: 'string' }, url: { type: 'string' }, source: { type: 'string' }, help: { type: 'boolean' } },
+    options: { file: { type: 'string' }, url: { type: 'string' }, since: { type: 'string' }, source: { type: 'string' }, help: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return void console.log(USAGE.ingest);
-  const ingest = ingestionOf(values);
-  const report = await withStores(ingest);
+  const { adapter, input } = ingestionOf(values);
+  if (input !== undefined && 'from' in input) {
+    const report = await withStores((stores) => runRangeIngestion(stores.rates, adapter, input));
+    console.log(report ? summarise(report) : `ingested ${adapter.id}: nothing published from ${input.from} to ${input.to}`);
+    return;
+  }
+  const report = await withStores((stores) => runIngestion(stores.rates, adapter, input));
   console.log(summarise(report));
 }

@@ -12,12 +12,11 @@ type StoredDays = Map<string, SourceDayValues>;
 
 /** Every stored day of each enabled source, in SOURCES order, decoded when read. */
 async function storedDays(stores: OpenedStores, ids: readonly string[]): Promise<{ id: string; days: StoredDays }[]> {
-  const others = ids.some((id) => id !== 'ecb') ? (await stores.sourceRates.daysSince(0)).days : [];
-  const ecbDays = ids.includes('ecb') ? (await stores.rates.daysSince(0)).days.map((day) => ({ ...day, source: 'ecb' })) : [];
+  const { days: stored } = await stores.rates.daysSince(0);
   return ids.map((id) => {
     const { base, terms } = sourceAdapter(id)!;
     const days: StoredDays = new Map();
-    for (const day of [...ecbDays, ...others]) if (day.source === id) days.set(day.date, storedSourceDay(id, base, terms, day.rates));
+    for (const day of stored) if (day.source === id) days.set(day.date, storedSourceDay(id, base, terms, day.rates));
     return { id, days };
   });
 }

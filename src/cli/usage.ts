@@ -1,3 +1,5 @@
+import { FEED_NAMES, SOURCE_IDS } from '../ingest/sources/registry.js';
+
 /** Help texts: printed by --help (exit 0) and after a usage error (exit 2). */
 export const USAGE = {
   main: `Usage: currency-rates <command> [options]
@@ -5,7 +7,7 @@ export const USAGE = {
 
 Commands:
   serve                 Run the HTTP API
-  ingest                Load ECB reference rates (or another source's) into the store
+  ingest                Load a rate source's values (the ECB's by default) into the store
   keys create|list|update|revoke
                         Manage API keys and their quotas
   sources compare       Compare the enabled sources' rates per 1 EUR on one day
@@ -16,22 +18,24 @@ Configuration comes from the environment (see README: DATABASE_URL, PORT, ...).`
   serve: `Usage: currency-rates serve
 
 Runs the HTTP API. Configured by environment variables: PORT, HOST, DATABASE_URL, QUOTA_LIMIT,
-QUOTA_PERIOD_DAYS, CURRENCIES, SOURCES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE, INGEST_SCHEDULE_SOURCE,
+QUOTA_PERIOD_DAYS, CURRENCIES, SOURCES, LOG_LEVEL, INGEST_ON_EMPTY, INGEST_SCHEDULE,
 REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS, METRICS, METRICS_TOKEN (see README,
 "Configuration").`,
-  ingest: `Usage: currency-rates ingest [--file PATH | --url URL | --source ecb-daily|ecb-90d|ecb-hist]
-       currency-rates ingest --source ID [--file PATH | --url URL]
+  ingest: `Usage: currency-rates ingest [--source ID] [--file PATH | --url URL | --since YYYY-MM-DD]
+       currency-rates ingest --source ${FEED_NAMES.join('|')}
 
-Loads rates into the store named by DATABASE_URL. Without options it fetches the ECB's daily feed
-(--source ecb-daily); ECB files (XML, CSV, or the history ZIP) are detected by content.
+Loads one source's values into the store named by DATABASE_URL, the ECB's unless --source names
+another. With --file or --url, one document of that source (an ECB XML, CSV or history ZIP file,
+told by content; an NBP table); with --since, every day from that one to today by the source's
+range URLs; alone, its latest publication (the ECB's: its daily file).
 All or nothing: on malformed input it exits non-zero, names the problem and writes nothing.
 
 Options:
+  --source ID     a rate source: ${SOURCE_IDS.join(', ')} (default: ecb)
   --file PATH     a local file
   --url URL       any URL serving such a file
-  --source NAME   one of the ECB feeds: ecb-daily, ecb-90d, ecb-hist; or
-  --source ID     a rate source: ecb, nbp, cnb, boc, cbr, nbu. With --file or --url, one
-                  document of that source (e.g. an NBP table); alone, its latest publication`,
+  --since DATE    the days from DATE (YYYY-MM-DD) to today (UTC)
+  --source NAME   a source's file by name, alone: ${FEED_NAMES.join(', ')}`,
   keys: `Usage: currency-rates keys <create | list | update | revoke> [options]
 
   create [--name NAME] [--quota Q]

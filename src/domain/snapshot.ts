@@ -16,13 +16,6 @@ export interface Day {
   rate(code: string): Ratio | undefined;
 }
 
-/** A stored rate as the storage layer hands it over. */
-export interface RateRow {
-  date: string;
-  currency: string;
-  rate: string;
-}
-
 const EUR_RATE: Ratio = { num: 1n, den: 1n };
 
 /**

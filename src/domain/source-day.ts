@@ -2,8 +2,9 @@ import { decodeDayRates } from './day-encoding.js';
 import { decimal, ONE, ratio, type Ratio } from './money.js';
 
 /**
- * One source's stored values of one day. `units-per-base`: the ECB's figures, units of c per 1
- * EUR. `base-per-unit`: P(c), units of the source's base per one unit of c (DECISIONS §9).
+ * One source's stored values of one day, each the source's own figure for c: `base-per-unit`,
+ * P(c) = units of the source's base per one unit of c (DECISIONS §9); `units-per-base`, U(c) =
+ * units of c per one unit of the base (the ECB's per 1 EUR; a bank's per 1 GBP or 1 AUD).
  */
 export interface SourceDayValues {
   source: string;
@@ -12,37 +13,36 @@ export interface SourceDayValues {
   values: ReadonlyMap<string, string>;
 }
 
-/** P(code) in the source's own terms, its base included (P = 1); undefined when not given. */
+/** The source's figure for `code`, its base included (1 in either terms); undefined when not given. */
 function valueOf(day: SourceDayValues, code: string): string | undefined {
   return code === day.base ? '1' : day.values.get(code);
 }
 
-/** Whether the source gives a rate per 1 EUR that day: the ECB always, a bank when it quotes EUR. */
+/** Whether the source gives a rate per 1 EUR that day: when EUR is its base or one of its values. */
 export function quotesEur(day: SourceDayValues): boolean {
-  return day.terms === 'units-per-base' ? day.base === 'EUR' : valueOf(day, 'EUR') !== undefined;
+  return valueOf(day, 'EUR') !== undefined;
 }
 
 /** The codes the source has a rate per 1 EUR for that day (its base among them), EUR aside. */
 export function eurQuotedCodes(day: SourceDayValues): string[] {
   if (!quotesEur(day)) return [];
   const codes = [...day.values.keys()];
-  if (day.terms === 'base-per-unit' && day.base !== 'EUR') codes.push(day.base);
+  if (day.base !== 'EUR') codes.push(day.base);
   return codes.filter((code) => code !== 'EUR');
 }
 
 /**
- * The source's rate of `code` per 1 EUR that day, exact: the ECB's own figure, or P(EUR) / P(code).
- * EUR itself is 1; undefined when the source has no EUR or no `code` that day.
+ * The source's rate of `code` per 1 EUR that day, exact: U(code) / U(EUR) (the ECB: its own
+ * figure, U(EUR) being 1), or P(EUR) / P(code). EUR itself is 1; undefined when the source has no
+ * EUR or no `code` that day.
  */
 export function eurRate(day: SourceDayValues, code: string): Ratio | undefined {
   if (!quotesEur(day)) return undefined;
   if (code === 'EUR') return ratio(ONE, ONE);
-  if (day.terms === 'units-per-base') {
-    const text = day.values.get(code);
-    return text === undefined ? undefined : ratio(decimal(text), ONE);
-  }
   const text = valueOf(day, code);
-  return text === undefined ? undefined : ratio(decimal(valueOf(day, 'EUR')!), decimal(text));
+  if (text === undefined) return undefined;
+  if (day.terms === 'base-per-unit') return ratio(decimal(valueOf(day, 'EUR')!), decimal(text));
+  return day.base === 'EUR' ? ratio(decimal(text), ONE) : ratio(decimal(text), decimal(valueOf(day, 'EUR')!));
 }
 
 /** Every rate of the source per 1 EUR that day (EUR aside), or undefined when it has no EUR. */

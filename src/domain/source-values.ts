@@ -1,7 +1,8 @@
 /**
- * One stored value of a rate source (DECISIONS §9), in that source's own terms: P(c), units of the
- * source's base currency per one unit of `currency` on `date`, as exact decimal text. The
- * source's base is implicit (P = 1).
+ * One stored value of a rate source (DECISIONS §9), in that source's own terms: for a bank, P(c),
+ * units of the source's base currency per one unit of `currency` on `date`; for the ECB, units of
+ * `currency` per 1 EUR, its published figure (source-day.ts). Exact decimal text; the source's
+ * base is implicit.
  */
 export interface SourceValueRow {
   source: string;
@@ -25,31 +26,6 @@ export interface StoredSpan {
   codes: string[];
   firstDay: string;
   lastDay: string;
-}
-
-/** A source's stored span, with the source's id. */
-export interface SourceSummary extends StoredSpan {
-  source: string;
-}
-
-/**
- * Folds rows of (source, currency, first day, last day), one per stored pair, into one summary per
- * source, ordered by source id; codes sorted by code point, as the API lists them.
- */
-export function summarise(rows: Iterable<{ source: string; currency: string; first: string; last: string }>): SourceSummary[] {
-  const bySource = new Map<string, SourceSummary>();
-  for (const row of rows) {
-    const summary = bySource.get(row.source);
-    if (summary === undefined) {
-      bySource.set(row.source, { source: row.source, codes: [row.currency], firstDay: row.first, lastDay: row.last });
-      continue;
-    }
-    summary.codes.push(row.currency);
-    if (row.first < summary.firstDay) summary.firstDay = row.first;
-    if (row.last > summary.lastDay) summary.lastDay = row.last;
-  }
-  const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...bySource.values()].sort((a, b) => byCode(a.source, b.source)).map((summary) => ({ ...summary, codes: summary.codes.sort(byCode) }));
 }
 
 /**

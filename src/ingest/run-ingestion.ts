@@ -1,30 +1,63 @@
-import type { RateRow } from '../domain/snapshot.js';
-import type { MergeReport, RatesStore } from '../storage/ports.js';
-import { describeSource, readSource, type IngestSource } from './sources.js';
+import type { SourceValue } from '../domain/source-values.js';
 import { countOf } from '../plural.js';
+import type { MergeReport, RatesStore } from '../storage/ports.js';
+import { describeSource, readSource, SourceUnavailableError, type IngestSource } from './sources.js';
+import { combineDocuments, EmptyDocumentError } from './sources/day-collector.js';
+import type { DayRange, SourceAdapter, SourceDay } from './sources/source-adapter.js';
 
 export interface IngestionReport extends MergeReport {
+  /** The source's id and where its documents came from, e.g. "ecb ./eurofxref-hist.zip". */
   source: string;
   firstDate: string;
   lastDate: string;
 }
 
 /**
- * Reads, parses and validates the whole source before the store sees a row, then merges it in
- * one transaction: malformed input writes nothing, and a crash mid-merge leaves the previous data.
+ * Ingests one source, all or nothing: every document is read, parsed and validated before the
+ * store sees a value, then the values are merged in one transaction, so malformed input writes
+ * nothing and a crash mid-merge leaves the previous data. `input` is a local file or a URL holding
+ * one document of the source; without it the source's own URLs for its latest publication are
+ * fetched (NBP: tables A and B) and their days combined.
  */
-export async function runIngestion(store: RatesStore, source: IngestSource): Promise<IngestionReport> {
-  const name = describeSource(source);
-  // Loaded on first use: the XML and ZIP parsers slow a server's start, and a server with rates
-  // stored ingests only when its daily schedule comes round.
-  const { parseRatesFile } = await import('./parse-rates-file.js');
-  const days = await parseRatesFile(await readSource(source), name);
-  const rows: RateRow[] = [];
-  for (const day of days) {
-    for (const [currency, rate] of day.rates) rows.push({ date: day.date, currency, rate });
+export async function runIngestion(rates: RatesStore, adapter: SourceAdapter, input?: IngestSource): Promise<IngestionReport> {
+  const inputs: IngestSource[] = input ? [input] : adapter.urls().map((url) => ({ url }));
+  const documents: SourceDay[][] = [];
+  for (const one of inputs) documents.push(await adapter.parse(await readSource(one), describeSource(one)));
+  const name = inputs.map(describeSource).join(' + ');
+  return mergeDays(rates, adapter, combineDocuments(documents, name), name);
+}
+
+/**
+ * Ingests the days of `range` by the source's range URLs, all or nothing like runIngestion,
+ * leaving out what a document holds beyond it (CNB answers whole years, the ECB 90 days). A range
+ * in which the source published nothing (a weekend, a holiday) is no error: undefined.
+ */
+export async function runRangeIngestion(rates: RatesStore, adapter: SourceAdapter, range: DayRange): Promise<IngestionReport | undefined> {
+  const urls = adapter.urls(range);
+  const documents: SourceDay[][] = [];
+  for (const url of urls) documents.push(await rangeDocument(adapter, url));
+  const name = urls.join(' + ');
+  const days = combineDocuments(documents, name).filter(({ date }) => date >= range.from && date <= range.to);
+  return days.length === 0 ? undefined : mergeDays(rates, adapter, days, name);
+}
+
+/** One document of a range; a range without a publication (an empty document, or NBP's 404) holds no days. */
+async function rangeDocument(adapter: SourceAdapter, url: string): Promise<SourceDay[]> {
+  try {
+    return await adapter.parse(await readSource({ url }), url);
+  } catch (err) {
+    if (err instanceof EmptyDocumentError) return [];
+    if (err instanceof SourceUnavailableError && err.status !== undefined && err.status === adapter.emptyRangeStatus) return [];
+    throw err;
   }
-  const report = await store.merge(rows);
-  return { ...report, source: name, firstDate: days[0]!.date, lastDate: days[days.length - 1]!.date };
+}
+
+/** Merges the source's days into the store, in the source's own terms. */
+async function mergeDays(rates: RatesStore, adapter: SourceAdapter, days: readonly SourceDay[], name: string): Promise<IngestionReport> {
+  const values: SourceValue[] = [];
+  for (const day of days) for (const [currency, value] of day.values) values.push({ date: day.date, currency, value });
+  const report = await rates.merge(adapter.id, values);
+  return { ...report, source: `${adapter.id} ${name}`, firstDate: days[0]!.date, lastDate: days[days.length - 1]!.date };
 }
 
 export function summarise(report: IngestionReport): string {

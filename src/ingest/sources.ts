@@ -1,20 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { IngestFormatError } from './parsed-day.js';
 
-/** The ECB feeds the service can fetch by name (INGEST_ON_EMPTY, INGEST_SCHEDULE_SOURCE, `ingest --source`). */
-export const INGEST_SOURCES = ['ecb-daily', 'ecb-90d', 'ecb-hist'] as const;
-export type IngestSourceName = (typeof INGEST_SOURCES)[number];
-
-/** The ECB's public feeds (rates per 1 EUR). */
-export const ECB_URLS: Record<IngestSourceName, string> = {
-  'ecb-daily': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
-  'ecb-90d': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml',
-  'ecb-hist': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip',
-};
-
 export type IngestSource = { file: string } | { url: string };
 
-/** Bigger than any ECB file by far (the full-history XML is about 8 MB). */
+/** Bigger than any source's document by far (the ECB's full-history XML is about 8 MB). */
 const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
 
 /** The same cap for a local file, so a wrong path (a disk image, /dev/zero) cannot fill memory. */

@@ -75,8 +75,7 @@ export async function openStores(config: StoreConfig | string): Promise<ServingS
   const database: OpenedStores = events
     ? {
         ...opened,
-        rates: watched(opened.rates, 'rates', ['merge', 'version', 'rowsSince', 'daysSince'], databaseBackend, events),
-        sourceRates: watched(opened.sourceRates, 'sourceRates', ['merge', 'version', 'rowsSince', 'daysSince', 'summary'], databaseBackend, events),
+        rates: watched(opened.rates, 'rates', ['merge', 'version', 'rowsSince', 'daysSince', 'lastDay'], databaseBackend, events),
         keys: watched(opened.keys, 'keys', ['create', 'list', 'revoke', 'setQuota', 'findActive', 'activeKeys', 'version'], databaseBackend, events),
         quota: watched(opened.quota, 'quota', ['consume', 'usage'], databaseBackend, events),
         jobs: watched(opened.jobs, 'jobs', ['claim', 'complete'], databaseBackend, events),

@@ -1,8 +1,6 @@
 import type { ActiveKey, ApiKeyRecord } from '../domain/api-keys.js';
-import type { EncodedDay } from '../domain/day-encoding.js';
 import type { QuotaDecision, QuotaPolicy } from '../domain/quota.js';
-import type { RateRow } from '../domain/snapshot.js';
-import type { EncodedSourceDay, SourceSummary, SourceValue, SourceValueRow } from '../domain/source-values.js';
+import type { EncodedSourceDay, SourceValue, SourceValueRow } from '../domain/source-values.js';
 
 /** What one ingestion run did to the store. */
 export interface MergeReport {
@@ -16,34 +14,18 @@ export interface MergeReport {
   version: number;
 }
 
+/**
+ * The values of every rate source, the ECB among them, each in its source's own terms (DECISIONS
+ * §9): merged value by value, all or nothing; a value a run omits stays as it was.
+ */
 export interface RatesStore {
   /**
-   * Merges the rows value by value in one atomic step: all land or none. Rows equal to the
-   * stored value change nothing; a run that changes nothing leaves the version alone.
-   */
-  merge(rows: readonly RateRow[]): Promise<MergeReport>;
-  /** A number that grows with every merge that changed something; cheap enough to poll. */
-  version(): Promise<number>;
-  /** Every row written by merges after `version` (0: everything), and the version they bring. */
-  rowsSince(version: number): Promise<{ rows: RateRow[]; version: number }>;
-  /**
-   * Every day touched by merges after `version` (0: every day), each whole (all its stored
-   * currencies), and the version they bring: what a server loads at start and on refresh.
-   */
-  daysSince(version: number): Promise<{ days: EncodedDay[]; version: number }>;
-}
-
-/**
- * The values of the rate sources other than the ECB, each in its source's own terms (DECISIONS
- * §9). Merged like the ECB's rates: value by value, all or nothing, a value omitted stays.
- */
-export interface SourceRatesStore {
-  /**
-   * Merges one source's values in one atomic step. Values equal to the stored one change nothing;
-   * a run that changes nothing leaves the version alone. Other sources' values are never touched.
+   * Merges one source's values in one atomic step: all land or none. Values equal to the stored
+   * one change nothing; a run that changes nothing leaves the version alone. Other sources'
+   * values are never touched.
    */
   merge(source: string, values: readonly SourceValue[]): Promise<MergeReport>;
-  /** A number that grows with every merge that changed something (its own, not the ECB's). */
+  /** A number that grows with every merge that changed something; cheap enough to poll. */
   version(): Promise<number>;
   /** Every value written by merges after `version` (0: everything), and the version they bring. */
   rowsSince(version: number): Promise<{ rows: SourceValueRow[]; version: number }>;
@@ -53,11 +35,8 @@ export interface SourceRatesStore {
    * loads at start and on refresh.
    */
   daysSince(version: number): Promise<{ days: EncodedSourceDay[]; version: number }>;
-  /**
-   * For each source with stored values (by id), its codes and first and last day, with the
-   * version they come from: where a scheduled run finds a bank's newest stored day.
-   */
-  summary(): Promise<{ sources: SourceSummary[]; version: number }>;
+  /** The newest day stored of `source`, or null when none is: where a scheduled run starts back-filling. */
+  lastDay(source: string): Promise<string | null>;
 }
 
 export interface KeyStore {
@@ -105,7 +84,7 @@ export interface QuotaStore {
  * the same slot over once the lease has run out, so a crash never blocks a run.
  */
 export interface JobClaims {
-  /** True when this caller now holds `slot` (e.g. "ingest:2026-11-21"). */
+  /** True when this caller now holds `slot` (e.g. "ingest:ecb:2026-11-21"). */
   claim(slot: string, holder: string, now: number, leaseMs: number): Promise<boolean>;
   /** Marks the slot done; nobody claims it again. */
   complete(slot: string, holder: string, now: number): Promise<void>;
@@ -113,7 +92,6 @@ export interface JobClaims {
 
 export interface Stores {
   rates: RatesStore;
-  sourceRates: SourceRatesStore;
   keys: KeyStore;
   quota: QuotaStore;
   jobs: JobClaims;

@@ -6,6 +6,7 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseForLog } from '../../src/config.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { describeRun, fixture, REPO_ROOT, runCli, serviceEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/test-server.js';
@@ -78,7 +79,7 @@ function start(t: TestContext, db: string, env: Record<string, string> = {}) {
 test('when the server starts, then one line names the database, the stored days, the currencies served and the /docs URL', async (t) => {
   const db = join(tempDir(t), 'rates.db');
   const stores = await openStores(`sqlite:${db}`);
-  await runIngestion(stores.rates, { file: fixture('hist.csv') });
+  await runIngestion(stores.rates, ecb, { file: fixture('hist.csv') });
   await stores.close();
   const { port, lines } = await start(t, db);
   assert.deepEqual(
@@ -103,12 +104,12 @@ test('when new data lands while the server runs, then it logs one line as it pic
 
   const stores = await openStores(`sqlite:${db}`);
   t.after(() => stores.close());
-  await runIngestion(stores.rates, { file: fixture('daily.xml') });
+  await runIngestion(stores.rates, ecb, { file: fixture('daily.xml') });
   for (let i = 0; i < 50 && pickedUp().length === 0; i++) await sleep(50);
   await sleep(500);
   assert.deepEqual(pickedUp(), [{ level: 30, msg: 'picked up new rates: now 1 day of rates, 2026-07-06 .. 2026-07-06' }]);
 
-  await runIngestion(stores.rates, { file: fixture('hist.csv') });
+  await runIngestion(stores.rates, ecb, { file: fixture('hist.csv') });
   for (let i = 0; i < 50 && pickedUp().length === 1; i++) await sleep(50);
   await sleep(300);
   assert.deepEqual(pickedUp().at(-1), { level: 30, msg: 'picked up new rates: now 5 days of rates, 2022-08-31 .. 2026-07-06' });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { FEED_NAMES, SOURCE_IDS } from '../../src/ingest/sources/registry.js';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
 import { describeRun, fixture, parseIngestSummary, runCli, serviceEnv, type CliResult, type IngestSummary } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
@@ -33,7 +34,7 @@ function expectSummary(result: CliResult, expected: IngestSummary, what: string)
 async function storedOn(path: string, source: string, date: string): Promise<Record<string, string>> {
   const stores = openSqliteStores(path);
   try {
-    const { rows } = await stores.sourceRates.rowsSince(0);
+    const { rows } = await stores.rates.rowsSince(0);
     return Object.fromEntries(rows.filter((row) => row.source === source && row.date === date).map((row) => [row.currency, row.value]));
   } finally {
     await stores.close();
@@ -61,9 +62,9 @@ test('when each recorded bank file is ingested with --source and --file, then on
   assert.equal((await storedOn(path, 'cnb', '2026-01-02'))['HUF'], '0.06304');
   assert.equal((await storedOn(path, 'nbu', '2026-03-01'))['XAU'], '223871.54');
   assert.equal((await storedOn(path, 'boc', '2026-03-18'))['EUR'], '1.5774');
-  const ecb = openSqliteStores(path);
-  t.after(() => ecb.close());
-  assert.equal(await ecb.rates.version(), 0, "the ECB's rates are untouched");
+  const stores = openSqliteStores(path);
+  t.after(() => stores.close());
+  assert.equal(await stores.rates.lastDay('ecb'), null, "the ECB's rates are untouched");
 });
 
 test('when a bank file is malformed, then the run exits non-zero naming the file, day and currency, and writes nothing', async (t) => {
@@ -95,6 +96,46 @@ test('when --source ecb is given a file, then it is ingested as the ECB file it 
   const { env } = database(t);
   expectSummary(await runCli(['ingest', '--source', 'ecb', '--file', fixture('daily.xml')], env), { days: 1, rates: 6, added: 6, changed: 0 }, 'ecb');
   expectSummary(await runCli(['ingest', '--file', fixture('daily.xml')], env), { days: 1, rates: 6, added: 0, changed: 0 }, 'the same file without --source');
+});
+
+test('when an ECB file is ingested with --source ecb and without --source, then the two stores hold exactly the same', async (t) => {
+  const withSource = database(t);
+  const without = database(t);
+  for (const file of ['hist.csv', 'daily.xml', 'ecb/eurofxref-hist-90d.xml']) {
+    const a = await runCli(['ingest', '--source', 'ecb', '--file', fixture(file)], withSource.env);
+    const b = await runCli(['ingest', '--file', fixture(file)], without.env);
+    assert.equal(a.code, 0, describeRun(a));
+    assert.equal(a.stdout, b.stdout, 'the same summary line');
+  }
+  // Everything but the times the schema was made at.
+  const dump = (path: string) => dumpDatabase(path).replace(/"applied_at":\d+/g, '"applied_at":…');
+  assert.equal(dump(withSource.path), dump(without.path));
+});
+
+test('when --since is given a bad date, a future one, or beside --file, then it is a usage error and nothing is written', async (t) => {
+  const { path, env } = database(t);
+  const runs = [
+    ['ingest', '--source', 'nbp', '--since', '2026-02-30'],
+    ['ingest', '--source', 'nbp', '--since', '9999-01-01'],
+    ['ingest', '--source', 'nbp', '--since', '2026-03-01', '--file', fixture(`providers/${PROVIDER_FILES.nbpA}`)],
+    ['ingest', '--source', 'ecb-hist', '--since', '2026-03-01'],
+  ];
+  const results = await Promise.all(runs.map((args) => runCli(args, env)));
+  results.forEach((result, i) => assert.equal(result.code, 2, `${runs[i]!.join(' ')}: ${describeRun(result)}`));
+  assert.match(results[0]!.stderr, /--since must be a calendar date YYYY-MM-DD: 2026-02-30/);
+  assert.match(results[1]!.stderr, /--since must not be after today \(\d{4}-\d{2}-\d{2}, UTC\): 9999-01-01/);
+  assert.match(results[2]!.stderr, /--since reads the source's range URLs: give it without --file or --url/);
+  assert.match(results[3]!.stderr, /--source ecb-hist names a file: give it without --file, --url or --since/);
+  const stores = openSqliteStores(path);
+  t.after(() => stores.close());
+  assert.equal(await stores.rates.version(), 0);
+});
+
+test('when ingest --help is asked, then it lists every source of the registry and every named file', async () => {
+  const help = await runCli(['ingest', '--help'], serviceEnv('/nonexistent/never-opened.db'));
+  assert.equal(help.code, 0, describeRun(help));
+  assert.ok(help.stdout.includes(`--source ID     a rate source: ${SOURCE_IDS.join(', ')} (default: ecb)`), help.stdout);
+  assert.ok(help.stdout.includes(`a source's file by name, alone: ${FEED_NAMES.join(', ')}`), help.stdout);
 });
 
 test('when --source names no source, or is given both --file and --url, then it is a usage error naming the sources', async (t) => {

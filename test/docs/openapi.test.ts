@@ -231,7 +231,7 @@ test('the OpenAPI document', async (t) => {
     const app = buildApp({
       config: loadConfig({}),
       tracked,
-      view: new RatesView(stores, tracked),
+      view: new RatesView(stores.rates, tracked),
       sources: [],
       keys,
       quota: { consume: down, usage: down },

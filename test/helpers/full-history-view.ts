@@ -1,6 +1,7 @@
 import type { TestContext } from 'node:test';
 import { DEFAULT_TRACKED, TrackedCurrencies } from '../../src/domain/currencies.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { RatesView } from '../../src/live/rates-view.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { HISTORY_ZIP } from './ecb-history-csv.js';
@@ -9,9 +10,9 @@ import { HISTORY_ZIP } from './ecb-history-csv.js';
 export async function fullHistoryView(t: TestContext): Promise<{ view: RatesView; tracked: TrackedCurrencies }> {
   const stores = await openStores('sqlite::memory:');
   t.after(() => stores.close());
-  await runIngestion(stores.rates, { file: HISTORY_ZIP });
+  await runIngestion(stores.rates, ecb, { file: HISTORY_ZIP });
   const tracked = new TrackedCurrencies(DEFAULT_TRACKED);
-  const view = new RatesView(stores, tracked);
+  const view = new RatesView(stores.rates, tracked);
   await view.refresh();
   return { view, tracked };
 }

@@ -2,6 +2,7 @@ import type { TestContext } from 'node:test';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { freshTestStores } from './test-backend.js';
 import { FIXTURES, startProductionServer } from './test-server.js';
@@ -39,7 +40,7 @@ export async function prepareDatabase(
     const record = await stores.keys.create(`key ${i + 1}`, hashApiKey(key), new Date(), options.quotas?.[i] ?? null);
     keys.push({ key, id: record.id });
   }
-  for (const file of options.ingest ?? []) await runIngestion(stores.rates, { file: FIXTURES + file });
+  for (const file of options.ingest ?? []) await runIngestion(stores.rates, ecb, { file: FIXTURES + file });
   await stores.close();
   return { ...backend, keys };
 }

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
-import { runSourceIngestion } from '../../src/ingest/run-source-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { sourceAdapter } from '../../src/ingest/sources/registry.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
@@ -81,12 +81,12 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   const stores = await openStores(backend.storeConfig);
   const record = await stores.keys.create('test', hashApiKey(key), new Date());
   for (const file of options.ingest ?? []) {
-    await runIngestion(stores.rates, { file: file.startsWith('/') ? file : FIXTURES + file });
+    await runIngestion(stores.rates, ecb, { file: file.startsWith('/') ? file : FIXTURES + file });
   }
   for (const { source, file } of options.ingestSources ?? []) {
     const adapter = sourceAdapter(source);
     if (adapter === undefined) throw new Error(`no source ${source}`);
-    await runSourceIngestion(stores, adapter, { file });
+    await runIngestion(stores.rates, adapter, { file });
   }
   await stores.close();
 

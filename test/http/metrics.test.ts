@@ -5,6 +5,7 @@ import { test, type TestContext } from 'node:test';
 import pino from 'pino';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
 import { runClaimedIngestion } from '../../src/ingest/scheduled-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { RatesView } from '../../src/live/rates-view.js';
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
 import { openStores } from '../../src/storage/open-stores.js';
@@ -108,19 +109,20 @@ test('when this process runs the scheduled ingestion, then its runs, failures an
   const stores = await openStores('sqlite::memory:');
   t.after(() => stores.close());
   const tracked = new TrackedCurrencies(['EUR', 'USD']);
-  const metrics = new ServiceMetrics(new RatesView(stores, tracked), tracked);
+  const metrics = new ServiceMetrics(new RatesView(stores.rates, tracked), tracked);
   const clock = new ManualClock(Date.UTC(2026, 6, 6, 16, 30));
   const run = (url: string) =>
     runClaimedIngestion(
       {
         rates: stores.rates,
         jobs: stores.jobs,
-        url,
+        adapter: { ...ecb, urls: () => [url] },
         log: pino({ level: 'silent' }),
         clock,
         onLanded: async () => undefined,
         onRun: (landed) => metrics.recordIngestion('scheduled', landed, clock.now()),
       },
+      new Date(clock.now()).toISOString().slice(0, 10),
       'this-process',
     );
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JSON_TYPE, remainingOf } from '../helpers/http-expect.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { FIXTURES, read, startTestServer } from '../helpers/test-server.js';
 
@@ -71,7 +72,7 @@ test('when a day\'s rates are corrected, then conversions of it get new ETags, a
   const stores = await openStores(server.storeConfig);
   try {
     // USD on 2026-04-13, the latest day: 1.1684 → 1.169.
-    await runIngestion(stores.rates, { file: `${FIXTURES}hist-corrected.csv` });
+    await runIngestion(stores.rates, ecb, { file: `${FIXTURES}hist-corrected.csv` });
   } finally {
     await stores.close();
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { expectError, expectJson, MSG, noDataOn, unknownCurrency } from '../helpers/http-expect.js';
 import { FIXTURES, read, startTestServer } from '../helpers/test-server.js';
@@ -210,7 +211,7 @@ test('data ingested while the server runs is served within 5 s', async (t) => {
   await expectJson(server.get(`${V1}/rates/latest`), 200, EUR_0413);
   const stores = await openStores(server.storeConfig);
   try {
-    await runIngestion(stores.rates, { file: `${FIXTURES}daily.xml` });
+    await runIngestion(stores.rates, ecb, { file: `${FIXTURES}daily.xml` });
   } finally {
     await stores.close();
   }

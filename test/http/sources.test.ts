@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
-import { runSourceIngestion } from '../../src/ingest/run-source-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { sourceAdapter } from '../../src/ingest/sources/registry.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { expectError, expectJson, MSG, remainingOf } from '../helpers/http-expect.js';
@@ -88,8 +88,8 @@ test('when a source is ingested while the server runs, then /sources shows it wi
   ]);
   const stores = await openStores(server.storeConfig);
   try {
-    await runSourceIngestion(stores, sourceAdapter('boc')!, { file: provider(PROVIDER_FILES.boc) });
-    await runIngestion(stores.rates, { file: `${FIXTURES}daily.xml` });
+    await runIngestion(stores.rates, sourceAdapter('boc')!, { file: provider(PROVIDER_FILES.boc) });
+    await runIngestion(stores.rates, ecb, { file: `${FIXTURES}daily.xml` });
   } finally {
     await stores.close();
   }

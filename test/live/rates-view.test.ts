@@ -2,36 +2,36 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
 import { roundedRatio } from '../../src/domain/money.js';
-import { RatesView } from '../../src/live/rates-view.js';
+import { RatesView, type ServedSource } from '../../src/live/rates-view.js';
 import { openStores } from '../../src/storage/open-stores.js';
 
 /**
  * The view behind every answer (DECISIONS §9): it serves the enabled sources only, each day from
- * the first of them that has a code, reloads only when a store moved, makes a new snapshot when
+ * the first of them that has a code, reloads only when the store moved, makes a new snapshot when
  * the UTC date moves ("latest" depends on it), and loads one refresh at a time.
  */
 
 const TRACKED = new TrackedCurrencies(['EUR', 'USD', 'PLN', 'RUB']);
-const SOURCES = [{ id: 'ecb', base: 'EUR' }, { id: 'nbp', base: 'PLN' }];
+const SOURCES: ServedSource[] = [{ id: 'ecb', base: 'EUR', terms: 'units-per-base' }, { id: 'nbp', base: 'PLN', terms: 'base-per-unit' }];
 
 async function storesWithData(t: import('node:test').TestContext) {
   const stores = await openStores('sqlite::memory:');
   t.after(() => stores.close());
-  await stores.rates.merge([{ date: '2026-03-04', currency: 'USD', rate: '1.1649' }]);
+  await stores.rates.merge('ecb', [{ date: '2026-03-04', currency: 'USD', value: '1.1649' }]);
   // NBP: PLN per unit. CBR is stored too, but not enabled.
-  await stores.sourceRates.merge('nbp', [
+  await stores.rates.merge('nbp', [
     { date: '2026-03-04', currency: 'EUR', value: '4.2516' },
     { date: '2026-03-04', currency: 'USD', value: '3.6770' },
     { date: '2026-03-05', currency: 'EUR', value: '4.25' },
     { date: '2026-03-05', currency: 'RUB', value: '0.0415' },
   ]);
-  await stores.sourceRates.merge('cbr', [{ date: '2026-03-06', currency: 'EUR', value: '90.5' }]);
+  await stores.rates.merge('cbr', [{ date: '2026-03-06', currency: 'EUR', value: '90.5' }]);
   return stores;
 }
 
 test('when the ECB and NBP are enabled, then each day takes each code from the first of them that has it, and a source not enabled is not served', async (t) => {
   const stores = await storesWithData(t);
-  const view = new RatesView(stores, TRACKED, SOURCES, () => '2026-03-10');
+  const view = new RatesView(stores.rates, TRACKED, SOURCES, () => '2026-03-10');
   assert.equal(await view.refresh(), true);
   const snapshot = view.snapshot;
   assert.deepEqual(snapshot.datesNewestFirst, ['2026-03-05', '2026-03-04']);
@@ -49,7 +49,7 @@ test('when the ECB and NBP are enabled, then each day takes each code from the f
 test('when nothing moved, then a refresh loads nothing; when the date moves, then only a new snapshot is made', async (t) => {
   const stores = await storesWithData(t);
   let today = '2026-03-04';
-  const view = new RatesView(stores, TRACKED, SOURCES, () => today);
+  const view = new RatesView(stores.rates, TRACKED, SOURCES, () => today);
   await view.refresh();
   const first = view.snapshot;
   assert.equal(first.latestWith(['RUB']), undefined, '2026-03-05 is after today');
@@ -61,17 +61,17 @@ test('when nothing moved, then a refresh loads nothing; when the date moves, the
   assert.notEqual(view.snapshot.version, first.version, 'a new snapshot, so nothing kept by version outlives the date');
   assert.equal(view.snapshot.latestWith(['RUB'])?.date, '2026-03-05');
 
-  await stores.sourceRates.merge('nbp', [{ date: '2026-03-05', currency: 'USD', value: '3.66' }]);
+  await stores.rates.merge('nbp', [{ date: '2026-03-05', currency: 'USD', value: '3.66' }]);
   assert.equal(await view.refresh(), true);
   assert.equal(roundedRatio(view.snapshot.day('2026-03-05')!.rate('USD')!), roundedRatio({ num: 425n, den: 366n }));
 });
 
 test('when two refreshes are asked at once after new data, then both end with every day loaded', async (t) => {
   const stores = await storesWithData(t);
-  const view = new RatesView(stores, TRACKED, SOURCES, () => '2026-03-10');
+  const view = new RatesView(stores.rates, TRACKED, SOURCES, () => '2026-03-10');
   await view.refresh();
-  await stores.rates.merge([{ date: '2026-03-09', currency: 'USD', rate: '1.16' }]);
-  await stores.sourceRates.merge('nbp', [{ date: '2026-03-09', currency: 'EUR', value: '4.26' }]);
+  await stores.rates.merge('ecb', [{ date: '2026-03-09', currency: 'USD', value: '1.16' }]);
+  await stores.rates.merge('nbp', [{ date: '2026-03-09', currency: 'EUR', value: '4.26' }]);
   const results = await Promise.all([view.refresh(), view.refresh()]);
   assert.deepEqual(results, [true, false], 'the second finds the first has loaded it all');
   const day = view.snapshot.day('2026-03-09')!;
@@ -81,16 +81,16 @@ test('when two refreshes are asked at once after new data, then both end with ev
 test('when sources are stored, then the snapshot holds what GET /sources shows: each enabled source\'s every stored code and its first and last day', async (t) => {
   const stores = await storesWithData(t);
   // TRL and HUF are stored but not served (not tracked): listed all the same.
-  await stores.rates.merge([{ date: '2026-03-02', currency: 'TRL', rate: '1500000' }]);
-  await stores.sourceRates.merge('nbp', [{ date: '2026-03-03', currency: 'HUF', value: '0.011' }]);
-  const view = new RatesView(stores, TRACKED, SOURCES, () => '2026-03-10');
+  await stores.rates.merge('ecb', [{ date: '2026-03-02', currency: 'TRL', value: '1500000' }]);
+  await stores.rates.merge('nbp', [{ date: '2026-03-03', currency: 'HUF', value: '0.011' }]);
+  const view = new RatesView(stores.rates, TRACKED, SOURCES, () => '2026-03-10');
   assert.equal(view.snapshot.spanOf('ecb'), undefined, 'before the first load');
   await view.refresh();
   assert.deepEqual(view.snapshot.spanOf('ecb'), { codes: ['TRL', 'USD'], firstDay: '2026-03-02', lastDay: '2026-03-04' });
   assert.deepEqual(view.snapshot.spanOf('nbp'), { codes: ['EUR', 'HUF', 'RUB', 'USD'], firstDay: '2026-03-03', lastDay: '2026-03-05' });
   assert.equal(view.snapshot.spanOf('cbr'), undefined, 'CBR is stored but not enabled');
 
-  await stores.sourceRates.merge('nbp', [{ date: '2026-03-09', currency: 'CHF', value: '4.6' }]);
+  await stores.rates.merge('nbp', [{ date: '2026-03-09', currency: 'CHF', value: '4.6' }]);
   await view.refresh();
   assert.deepEqual(view.snapshot.spanOf('nbp'), { codes: ['CHF', 'EUR', 'HUF', 'RUB', 'USD'], firstDay: '2026-03-03', lastDay: '2026-03-09' });
   assert.deepEqual(view.snapshot.spanOf('ecb'), { codes: ['TRL', 'USD'], firstDay: '2026-03-02', lastDay: '2026-03-04' }, 'kept from the load before');
@@ -108,31 +108,44 @@ function switchable<T extends object>(store: T, isDown: () => boolean, only?: st
   });
 }
 
-test('when a load fails after one store gave its days, then nothing of it is kept and the next load brings both stores\' days', async (t) => {
+test('when a load fails after the version was read, then nothing of it is kept and the next load brings every source\'s days', async (t) => {
   const stores = await storesWithData(t);
-  let banksDown = false;
-  const view = new RatesView({ rates: stores.rates, sourceRates: switchable(stores.sourceRates, () => banksDown, 'daysSince') }, TRACKED, SOURCES, () => '2026-03-10');
+  let daysDown = false;
+  const view = new RatesView(switchable(stores.rates, () => daysDown, 'daysSince'), TRACKED, SOURCES, () => '2026-03-10');
   await view.refresh();
   const before = view.snapshot;
-  await stores.rates.merge([{ date: '2026-03-09', currency: 'USD', rate: '1.17' }]);
-  await stores.sourceRates.merge('nbp', [{ date: '2026-03-06', currency: 'EUR', value: '4.26' }]);
+  await stores.rates.merge('ecb', [{ date: '2026-03-09', currency: 'USD', value: '1.17' }]);
+  await stores.rates.merge('nbp', [{ date: '2026-03-06', currency: 'EUR', value: '4.26' }]);
 
-  banksDown = true;
+  daysDown = true;
   await assert.rejects(view.refresh(), /ECONNREFUSED/);
   assert.equal(view.snapshot, before, 'the snapshot held stays as it was');
-  banksDown = false;
+  daysDown = false;
   assert.equal(await view.refresh(), true);
-  assert.equal(view.snapshot.latestWith(['USD'])?.date, '2026-03-09', "the ECB's new day, read before the failure, is loaded");
+  assert.equal(view.snapshot.latestWith(['USD'])?.date, '2026-03-09', "the ECB's new day is loaded");
   assert.equal(roundedRatio(view.snapshot.day('2026-03-09')!.rate('USD')!), '1.170000');
   assert.equal(roundedRatio(view.snapshot.day('2026-03-06')!.rate('PLN')!), '4.260000');
   assert.equal(view.snapshot.spanOf('ecb')?.lastDay, '2026-03-09');
 });
 
-test('when the UTC date moves while the stores are unreachable, then "latest" still follows it, on the data held', async (t) => {
+test('when only a source not enabled is ingested, then a refresh reads its days but makes no new snapshot', async (t) => {
+  const stores = await storesWithData(t);
+  const view = new RatesView(stores.rates, TRACKED, SOURCES, () => '2026-03-10');
+  await view.refresh();
+  const before = view.snapshot;
+  await stores.rates.merge('cbr', [{ date: '2026-03-07', currency: 'EUR', value: '91' }]);
+  assert.equal(await view.refresh(), false);
+  assert.equal(view.snapshot, before, 'nothing served changed');
+  await stores.rates.merge('nbp', [{ date: '2026-03-09', currency: 'EUR', value: '4.26' }]);
+  assert.equal(await view.refresh(), true);
+  assert.equal(view.snapshot.latestWith(['PLN'])?.date, '2026-03-09');
+});
+
+test('when the UTC date moves while the store is unreachable, then "latest" still follows it, on the data held', async (t) => {
   const stores = await storesWithData(t);
   let down = false;
   let today = '2026-03-04';
-  const view = new RatesView({ rates: switchable(stores.rates, () => down), sourceRates: switchable(stores.sourceRates, () => down) }, TRACKED, SOURCES, () => today);
+  const view = new RatesView(switchable(stores.rates, () => down), TRACKED, SOURCES, () => today);
   await view.refresh();
   const before = view.snapshot;
   assert.equal(before.latestWith(['RUB']), undefined, "NBP's 2026-03-05 is after today");
@@ -146,4 +159,25 @@ test('when the UTC date moves while the stores are unreachable, then "latest" st
   const held = view.snapshot;
   await assert.rejects(view.refresh(), /ECONNREFUSED/);
   assert.equal(view.snapshot, held, 'the same date makes no new snapshot');
+});
+
+test('when a source gives units per 1 of a base other than EUR, then the view serves it exactly, alone on a day or beside others', async (t) => {
+  const stores = await openStores('sqlite::memory:');
+  t.after(() => stores.close());
+  // A bank quoting units per 1 GBP, as the Bank of England does; enabled after the ECB.
+  await stores.rates.merge('boe', [
+    { date: '2026-03-04', currency: 'EUR', value: '1.17' },
+    { date: '2026-03-04', currency: 'USD', value: '1.27' },
+    { date: '2026-03-05', currency: 'EUR', value: '1.18' },
+    { date: '2026-03-05', currency: 'USD', value: '1.28' },
+  ]);
+  await stores.rates.merge('ecb', [{ date: '2026-03-05', currency: 'USD', value: '1.1649' }]);
+  const tracked = new TrackedCurrencies(['EUR', 'USD', 'GBP']);
+  const view = new RatesView(stores.rates, tracked, [SOURCES[0]!, { id: 'boe', base: 'GBP', terms: 'units-per-base' }], () => '2026-03-10');
+  await view.refresh();
+  const rate = (date: string, code: string) => roundedRatio(view.snapshot.day(date)!.rate(code)!);
+  assert.equal(rate('2026-03-04', 'USD'), roundedRatio({ num: 127n, den: 117n }), 'U(USD) / U(EUR), the bank alone that day');
+  assert.equal(rate('2026-03-04', 'GBP'), roundedRatio({ num: 100n, den: 117n }), 'its base: 1 / U(EUR)');
+  assert.equal(rate('2026-03-05', 'USD'), '1.164900', "the ECB's, first in SOURCES");
+  assert.equal(rate('2026-03-05', 'GBP'), roundedRatio({ num: 100n, den: 118n }), 'GBP from the bank, the ECB quoting none that day');
 });

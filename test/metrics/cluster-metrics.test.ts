@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { AggregatorRegistry } from 'prom-client';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { RatesView } from '../../src/live/rates-view.js';
 import { RequestMetrics } from '../../src/metrics/request-metrics.js';
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
@@ -64,11 +65,11 @@ test('when two workers answered, then their request metrics summed are what one 
 test('when two workers serve one instance, then its counters are summed and the facts about its data are not', async (t) => {
   const stores = await openStores('sqlite::memory:');
   t.after(() => stores.close());
-  await runIngestion(stores.rates, { file: `${FIXTURES}hist.csv` });
+  await runIngestion(stores.rates, ecb, { file: `${FIXTURES}hist.csv` });
   const tracked = new TrackedCurrencies(['EUR', 'USD', 'JPY']);
   const workers = await Promise.all(
     [0, 1].map(async () => {
-      const view = new RatesView(stores, tracked);
+      const view = new RatesView(stores.rates, tracked);
       await view.refresh();
       return new ServiceMetrics(view, tracked);
     }),

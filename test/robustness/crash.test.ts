@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
 import { freshPgSchema, freshRedisPrefix, redisUrl, requireBackend } from '../helpers/backends.js';
@@ -80,7 +81,7 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
     rows = async () => {
       const db = sqliteConnection(path, { readonly: true });
       try {
-        return statement(db, 'SELECT day, currency, rate FROM rates').all() as Record<string, unknown>[];
+        return statement(db, "SELECT day, currency, value AS rate FROM source_rates WHERE source = 'ecb'").all() as Record<string, unknown>[];
       } finally {
         db.close();
       }
@@ -92,7 +93,7 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
     env = serviceEnv('unused', { DATABASE_URL: schema.url, ...redis });
     writeStarted = async () =>
       (await pgRows(schema.url, `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = '${schema.schema}' AND c.relname = 'rates' AND l.mode = 'RowExclusiveLock' AND l.granted`)).length > 0;
+        WHERE n.nspname = '${schema.schema}' AND c.relname = 'source_rates' AND l.mode = 'RowExclusiveLock' AND l.granted`)).length > 0;
     dump = async () => {
       const tables = await pgRows(schema.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");
       const parts: string[] = [];
@@ -102,14 +103,14 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
       }
       return parts.join('\n\n');
     };
-    rows = () => pgRows(schema.url, 'SELECT day, currency, rate FROM rates');
+    rows = () => pgRows(schema.url, "SELECT day, currency, value AS rate FROM source_rates WHERE source = 'ecb'");
   }
   const stores = await openStores(storeConfig);
   const key = generateApiKey();
   let keyId: number;
   try {
     keyId = (await stores.keys.create('crash', hashApiKey(key), new Date())).id;
-    for (const file of EARLIER_FILES) await runIngestion(stores.rates, { file: FIXTURES + file });
+    for (const file of EARLIER_FILES) await runIngestion(stores.rates, ecb, { file: FIXTURES + file });
   } finally {
     await stores.close();
   }

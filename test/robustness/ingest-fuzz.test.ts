@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { IngestFormatError, type ParsedDay } from '../../src/ingest/parsed-day.js';
 import { parseRatesFile } from '../../src/ingest/parse-rates-file.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import type { OpenedStores } from '../../src/storage/ports.js';
 import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
@@ -34,7 +35,7 @@ async function storeWithData(t: TestContext) {
   const dbPath = join(dir, 'rates.db');
   const stores: OpenedStores = await openStores({ databaseUrl: `sqlite:${dbPath}` });
   t.after(() => stores.close());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   let baseline = dumpDatabase(dbPath);
   let n = 0;
   return {
@@ -44,7 +45,7 @@ async function storeWithData(t: TestContext) {
       const file = join(dir, `${name}-${n++}`);
       writeFileSync(file, bytes);
       try {
-        await runIngestion(stores.rates, { file });
+        await runIngestion(stores.rates, ecb, { file });
         baseline = dumpDatabase(dbPath);
         return { ok: true };
       } catch (err) {
@@ -338,7 +339,7 @@ test('when a 70 MB CSV is ingested, then it is refused by the size limit before 
   const rssBefore = rssMb();
   const started = performance.now();
   const stores = await openStores({ databaseUrl: `sqlite:${dbPath}` });
-  const error = await runIngestion(stores.rates, { file: path }).then(() => undefined, (err: unknown) => err as Error);
+  const error = await runIngestion(stores.rates, ecb, { file: path }).then(() => undefined, (err: unknown) => err as Error);
   await stores.close();
   const grown = rssMb() - rssBefore;
   t.diagnostic(`refused in ${Math.round(performance.now() - started)} ms, RSS +${grown.toFixed(0)} MB`);
@@ -357,7 +358,7 @@ test('when the file is an endless device (/dev/zero), then the size limit stops 
   const store = await storeWithData(t);
   const stores = await openStores({ databaseUrl: `sqlite:${join(store.dir, 'rates.db')}` });
   t.after(() => stores.close());
-  const error = await runIngestion(stores.rates, { file: '/dev/zero' }).then(() => undefined, (err: unknown) => err as Error);
+  const error = await runIngestion(stores.rates, ecb, { file: '/dev/zero' }).then(() => undefined, (err: unknown) => err as Error);
   assert.ok(error instanceof IngestFormatError, `an IngestFormatError: ${error?.stack}`);
   assert.match(error.message, /\/dev\/zero: larger than 67108864 bytes/);
 });

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { HTTP_LIMITS, type HttpLimits } from '../../src/http/limits.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { startServer } from '../../src/server.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { serviceEnv } from '../helpers/cli.js';
@@ -32,7 +33,7 @@ async function startServerWith(t: TestContext, httpLimits?: HttpLimits) {
   const stores = await openStores(backend.storeConfig);
   const key = generateApiKey();
   await stores.keys.create('limits', hashApiKey(key), new Date());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   await stores.close();
   const config = loadConfig({ ...backend.env, PORT: '0', HOST: '127.0.0.1', INGEST_ON_EMPTY: 'off', INGEST_SCHEDULE: 'off', LOG_LEVEL: 'silent' });
   const server = await startServer(config, pino({ level: 'silent' }), undefined, { httpLimits });
@@ -201,7 +202,7 @@ test('when 2,000 connections — 1,000 idle, 1,000 with half-sent requests — a
   const stores = await openStores({ databaseUrl: `sqlite:${dbPath}` });
   const key = generateApiKey();
   await stores.keys.create('flood', hashApiKey(key), new Date());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   await stores.close();
   const t0 = performance.now();
   const server = await spawnServer(t, serviceEnv(dbPath));

@@ -5,6 +5,7 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { KeyCache } from '../../src/live/key-cache.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import type { KeyStore } from '../../src/storage/ports.js';
@@ -165,7 +166,7 @@ async function prepareStore(config: StoreConfig): Promise<string> {
   try {
     const key = generateApiKey();
     await stores.keys.create('leak-test', hashApiKey(key), new Date());
-    await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+    await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
     return key;
   } finally {
     await stores.close();

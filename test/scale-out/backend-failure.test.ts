@@ -4,6 +4,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { startServer } from '../../src/server.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { freshPgSchema, freshRedisPrefix, postgresUrl, redisUrl, requireBackend, withSearchPath } from '../helpers/backends.js';
@@ -32,7 +33,7 @@ async function proxiedServer(t: import('node:test').TestContext, withRedis: bool
   const stores = await openStores(storeConfig);
   const key = generateApiKey();
   await stores.keys.create('failure', hashApiKey(key), new Date());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   await stores.close();
 
   const config = loadConfig({

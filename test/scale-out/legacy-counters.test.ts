@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { freshPgSchema, freshRedisPrefix, redisUrl, requireBackend } from '../helpers/backends.js';
 import { FIXTURES, ManualClock, read, startProductionServer } from '../helpers/test-server.js';
@@ -27,7 +28,7 @@ test('when a key has a counter under its id from an earlier version, then start-
   let keyId: number;
   try {
     keyId = (await stores.keys.create('upgraded', hashApiKey(key), new Date(T0))).id;
-    await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+    await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   } finally {
     await stores.close();
   }

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { loggerOptions } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
 import { openStores } from '../../src/storage/open-stores.js';
@@ -41,7 +42,7 @@ async function instance(t: TestContext, log: pino.Logger = pino({ level: 'silent
   schema.closeFirst(() => stores.close());
   const key = generateApiKey();
   const record = await stores.keys.create('outage', hashApiKey(key), new Date());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
 
   const config = loadConfig({
     DATABASE_URL: withSearchPath(relayed.toString(), schema.schema),

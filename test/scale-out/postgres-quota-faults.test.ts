@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { createPgPool, type PgPool } from '../../src/storage/postgres/pg-pool.js';
 import { PgQuotaStore } from '../../src/storage/postgres/pg-quota-store.js';
@@ -20,7 +21,7 @@ test('when PostgreSQL stalls and a request is answered 503, then the statement i
   const stores = await openStores({ databaseUrl: schema.url });
   const key = generateApiKey();
   const record = await stores.keys.create('stall', hashApiKey(key), new Date());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   const target = new URL(postgresUrl());
   const relay = await stallingRelay(target.hostname, Number(target.port || 5432));
   const viaRelay = new URL(postgresUrl());

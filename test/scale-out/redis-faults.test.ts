@@ -3,6 +3,7 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { freshPgSchema, requireBackend } from '../helpers/backends.js';
 import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
@@ -36,7 +37,7 @@ async function deployment(t: TestContext, redisUrl: string) {
   const key = generateApiKey();
   try {
     await stores.keys.create('redis-faults', hashApiKey(key), new Date());
-    await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+    await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   } finally {
     await stores.close();
   }

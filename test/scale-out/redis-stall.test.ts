@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { openRedisQuota } from '../../src/storage/redis/open-redis-quota.js';
 import { freshPgSchema, randomSuffix, requireBackend } from '../helpers/backends.js';
@@ -30,7 +31,7 @@ async function stallableServer(t: TestContext) {
   const fresh = generateApiKey();
   await stores.keys.create('warm', hashApiKey(warm), new Date());
   const freshRecord = await stores.keys.create('fresh', hashApiKey(fresh), new Date());
-  await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+  await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   await stores.close();
 
   const { server, url } = await startProductionServer({

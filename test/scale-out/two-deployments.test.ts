@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
+import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { freshPgSchema, freshRedisPrefix, redisUrl, requireBackend } from '../helpers/backends.js';
 import { FIXTURES, read, startProductionServer } from '../helpers/test-server.js';
@@ -29,7 +30,7 @@ async function deployment(t: TestContext, prefix: string, instances: number): Pr
   let keyId: number;
   try {
     keyId = (await stores.keys.create('first', hashApiKey(key), new Date())).id;
-    await runIngestion(stores.rates, { file: FIXTURES + 'hist.csv' });
+    await runIngestion(stores.rates, ecb, { file: FIXTURES + 'hist.csv' });
   } finally {
     await stores.close();
   }

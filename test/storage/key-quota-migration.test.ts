@@ -32,7 +32,7 @@ function previousVersion(dialect: 'sqlite' | 'postgres'): string[] {
 async function assertUpgraded(databaseUrl: string): Promise<void> {
   const stores = await openStores(databaseUrl);
   try {
-    assert.deepEqual(stores.appliedMigrations, ['003_key_quota', '004_source_rates']);
+    assert.deepEqual(stores.appliedMigrations, ['003_key_quota', '004_source_rates', '005_one_source_model']);
     assert.deepEqual(await stores.keys.list(), [{ id: 1, name: 'old', createdAt: new Date(CREATED), revokedAt: null, quota: null }]);
     assert.deepEqual(await stores.keys.activeKeys(), new Map([[HASH, { id: 1, quota: null }]]));
     assert.deepEqual(await stores.quota.usage(1), { used: 42, periodStart: PERIOD_START }, 'the count is kept');

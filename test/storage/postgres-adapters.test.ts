@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
-import type { RateRow } from '../../src/domain/snapshot.js';
+import type { SourceValue } from '../../src/domain/source-values.js';
 import { parseRatesFile } from '../../src/ingest/parse-rates-file.js';
 import { StoreUnavailableError, type OpenedStores, type QuotaKey, type QuotaStore } from '../../src/storage/ports.js';
 import { openPostgresStores } from '../../src/storage/postgres/open-postgres-stores.js';
@@ -13,7 +13,6 @@ import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
-import { sourceRatesStoreContract } from './contracts/source-rates-store-contract.js';
 import { randomKeyHash } from './quota-keys.js';
 
 /** Stores on a schema of the test's own, closed and dropped when the test ends. */
@@ -49,17 +48,16 @@ async function assertUnavailable(promise: Promise<unknown>, withinMs: number): P
   assert.ok(elapsed < withinMs, `answered after ${Math.round(elapsed)} ms, expected under ${withinMs} ms`);
 }
 
-function rowsOf(days: Awaited<ReturnType<typeof parseRatesFile>>): RateRow[] {
-  const rows: RateRow[] = [];
-  for (const day of days) for (const [currency, rate] of day.rates) rows.push({ date: day.date, currency, rate });
-  return rows;
+function valuesOf(days: Awaited<ReturnType<typeof parseRatesFile>>): SourceValue[] {
+  const values: SourceValue[] = [];
+  for (const day of days) for (const [currency, value] of day.rates) values.push({ date: day.date, currency, value });
+  return values;
 }
 
 const skip = await requireBackend('PostgreSQL');
 
 describe('PostgreSQL adapters', { skip }, () => {
   ratesStoreContract('rates store', openPg);
-  sourceRatesStoreContract('source rates store', openPg);
   keyStoreContract('key store', openPg);
   quotaStoreContract('quota store', async (t) => {
     const stores = await openPg(t);
@@ -86,7 +84,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       assert.match(url, /\?options=-c%20search_path%3Dcr_test_[0-9a-f]+$/);
       const stores = await openPostgresStores(url);
       closeFirst(() => stores.close());
-      assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates']);
+      assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates', '005_one_source_model']);
       const client = new pg.Client(postgresUrl());
       await client.connect();
       try {
@@ -96,7 +94,7 @@ describe('PostgreSQL adapters', { skip }, () => {
         );
         assert.deepEqual(
           tables.rows.map((row) => row.table_name),
-          ['api_keys', 'data_versions', 'job_claims', 'quota_usage', 'rate_days', 'rates', 'schema_migrations', 'source_rates'],
+          ['api_keys', 'data_versions', 'job_claims', 'quota_usage', 'schema_migrations', 'source_days', 'source_rates'],
         );
       } finally {
         await client.end();
@@ -119,7 +117,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       const { url, closeFirst } = await freshPgSchema(t);
       const opened = await Promise.all(Array.from({ length: 4 }, () => openPostgresStores(url)));
       for (const stores of opened) closeFirst(() => stores.close());
-      assert.deepEqual(opened.map((stores) => stores.appliedMigrations).flat(), ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates']);
+      assert.deepEqual(opened.map((stores) => stores.appliedMigrations).flat(), ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates', '005_one_source_model']);
       await Promise.all(opened.map((stores) => stores.ping()));
     });
   });
@@ -129,15 +127,16 @@ describe('PostgreSQL adapters', { skip }, () => {
       const pgStores = await openPg(t);
       const sqlite = openSqliteStores(':memory:');
       t.after(() => sqlite.close());
-      const merges: RateRow[][] = [
-        [{ date: '2026-11-20', currency: 'USD', rate: '1.0600' }, { date: '2026-11-19', currency: 'USD', rate: '1.0567' },
-          { date: '2026-11-19', currency: 'CHF', rate: '0.9312' }],
-        [{ date: '2026-11-21', currency: 'GBP', rate: '0.83300' }, { date: '2026-11-19', currency: 'CHF', rate: '0.9313' }],
-        [],
-        [{ date: '1999-01-04', currency: 'USD', rate: '1.1789' }, { date: '2026-11-20', currency: 'USD', rate: '1.0600' }],
+      const merges: [string, SourceValue[]][] = [
+        ['ecb', [{ date: '2026-11-20', currency: 'USD', value: '1.0600' }, { date: '2026-11-19', currency: 'USD', value: '1.0567' },
+          { date: '2026-11-19', currency: 'CHF', value: '0.9312' }]],
+        ['ecb', [{ date: '2026-11-21', currency: 'GBP', value: '0.83300' }, { date: '2026-11-19', currency: 'CHF', value: '0.9313' }]],
+        ['nbp', [{ date: '2026-11-19', currency: 'USD', value: '3.6056' }, { date: '2026-11-19', currency: 'EUR', value: '4.2304' }]],
+        ['ecb', []],
+        ['ecb', [{ date: '1999-01-04', currency: 'USD', value: '1.1789' }, { date: '2026-11-20', currency: 'USD', value: '1.0600' }]],
       ];
-      for (const rows of merges) assert.deepEqual(await pgStores.rates.merge(rows), await sqlite.rates.merge(rows));
-      for (let version = 0; version <= 4; version++) {
+      for (const [source, values] of merges) assert.deepEqual(await pgStores.rates.merge(source, values), await sqlite.rates.merge(source, values));
+      for (let version = 0; version <= 5; version++) {
         assert.deepEqual(await pgStores.rates.rowsSince(version), await sqlite.rates.rowsSince(version), `rowsSince(${version})`);
       }
     });
@@ -145,15 +144,15 @@ describe('PostgreSQL adapters', { skip }, () => {
 
   describe('the full ECB history', () => {
     test('when ~218,000 rows are merged, then it takes seconds, and PostgreSQL returns what SQLite returns', async (t) => {
-      const rows = rowsOf(await parseRatesFile(await historyCsvBytes(), 'eurofxref-hist.csv'));
+      const rows = valuesOf(await parseRatesFile(await historyCsvBytes(), 'eurofxref-hist.csv'));
       assert.ok(rows.length > 200_000, `${rows.length} rows`);
       const stores = await openPg(t);
 
       let started = performance.now();
-      const report = await stores.rates.merge(rows);
+      const report = await stores.rates.merge('ecb', rows);
       const mergeMs = performance.now() - started;
       started = performance.now();
-      const again = await stores.rates.merge(rows);
+      const again = await stores.rates.merge('ecb', rows);
       const remergeMs = performance.now() - started;
       started = performance.now();
       const all = await stores.rates.rowsSince(0);
@@ -171,7 +170,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       // The reference: the SQLite adapter, fed the same rows, reports and returns the same, in the same order.
       const sqlite = openSqliteStores(':memory:');
       t.after(() => sqlite.close());
-      assert.deepEqual(await sqlite.rates.merge(rows), report);
+      assert.deepEqual(await sqlite.rates.merge('ecb', rows), report);
       assert.deepEqual(all, await sqlite.rates.rowsSince(0));
     });
   });
@@ -195,7 +194,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       await assertUnavailable(stores.ping(), 3_000);
       await assertUnavailable(stores.quota.consume(key, 1, { limit: 10, periodMs: 1_000 }), 3_000);
       await assertUnavailable(stores.quota.usage(keyId), 3_000);
-      await assertUnavailable(stores.rates.merge([{ date: '2026-11-20', currency: 'USD', rate: '1.06' }]), 3_000);
+      await assertUnavailable(stores.rates.merge('ecb', [{ date: '2026-11-20', currency: 'USD', value: '1.06' }]), 3_000);
       await assertUnavailable(stores.rates.rowsSince(0), 3_000);
       await assertUnavailable(stores.keys.findActive('k'.repeat(64)), 3_000);
       await assertUnavailable(stores.keys.activeKeys(), 3_000);

@@ -6,7 +6,6 @@ import { jobClaimsContract } from './contracts/job-claims-contract.js';
 import { keyStoreContract } from './contracts/key-store-contract.js';
 import { quotaStoreContract, type QuotaFixture } from './contracts/quota-store-contract.js';
 import { ratesStoreContract } from './contracts/rates-store-contract.js';
-import { sourceRatesStoreContract } from './contracts/source-rates-store-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { randomKeyHash } from './quota-keys.js';
 
@@ -29,7 +28,6 @@ function quotaFixture(stores: OpenedStores): QuotaFixture {
 
 describe('SQLite adapters', () => {
   ratesStoreContract('rates store', open);
-  sourceRatesStoreContract('source rates store', open);
   keyStoreContract('key store', open);
   quotaStoreContract('quota store', async (t) => quotaFixture(await open(t)), { arrivalOrder: true });
   jobClaimsContract('job claims', open);

@@ -54,15 +54,16 @@ test('when every SQLite store operation runs, then every statement made is kept 
   const stores = openSqliteStores(join(tempDir(t), 'kept.db'));
   const policy = { limit: 10, periodMs: 86_400_000 };
 
-  await stores.rates.merge([
-    { date: '2026-11-20', currency: 'USD', rate: '1.0512' },
-    { date: '2026-11-20', currency: 'JPY', rate: '161.3' },
+  await stores.rates.merge('ecb', [
+    { date: '2026-11-20', currency: 'USD', value: '1.0512' },
+    { date: '2026-11-20', currency: 'JPY', value: '161.3' },
   ]);
-  await stores.rates.merge([{ date: '2026-11-20', currency: 'USD', rate: '1.0513' }]);
+  await stores.rates.merge('ecb', [{ date: '2026-11-20', currency: 'USD', value: '1.0513' }]);
   assert.equal(await stores.rates.version(), 2);
   assert.equal((await stores.rates.rowsSince(0)).rows.length, 2);
   assert.equal((await stores.rates.rowsSince(1)).rows.length, 1);
   assert.equal((await stores.rates.daysSince(0)).days.length, 1);
+  assert.equal(await stores.rates.lastDay('ecb'), '2026-11-20');
 
   const key = await stores.keys.create('kept', 'a'.repeat(64), new Date());
   assert.equal(await stores.keys.findActive('a'.repeat(64)), key.id);

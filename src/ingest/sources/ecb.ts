@@ -1,11 +1,20 @@
 import { DEFAULT_TRACKED } from '../../domain/currencies.js';
-import { ECB_URLS } from '../sources.js';
 import type { SourceAdapter } from './source-adapter.js';
 
+/** The ECB's public files (units per 1 EUR), by the names `ingest --source` and INGEST_ON_EMPTY take. */
+export const ECB_FEEDS = {
+  'ecb-daily': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+  'ecb-90d': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml',
+  'ecb-hist': 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip',
+} as const;
+
+/** How far back the 90-day file surely reaches, in calendar days (its newest day may be a few days old). */
+const NINETY_DAY_FILE_DAYS = 85;
+
 /**
- * The European Central Bank's reference rates: units of each currency per 1 EUR, the figures the
- * service has always stored (in `rates`) and served. Its parser is the existing ECB reader (XML,
- * CSV, history ZIP, told by content), so ECB behaviour does not change.
+ * The European Central Bank's reference rates, stored in its own terms: units of each currency per
+ * 1 EUR, as published and as the service has always served them. Its parser reads every format
+ * the ECB publishes (XML, CSV, history ZIP), told by content.
  */
 export const ecb: SourceAdapter = {
   id: 'ecb',
@@ -24,10 +33,15 @@ export const ecb: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'published around 16:00 CET on every TARGET business day',
   },
-  // The 90-day file covers any recent range; older ones need the full history.
-  urls: (range) => [range ? ECB_URLS['ecb-90d'] : ECB_URLS['ecb-daily']],
+  // The 90-day file covers a range that starts within its span; an older one needs the full history.
+  urls: (range) => {
+    if (!range) return [ECB_FEEDS['ecb-daily']];
+    return [Date.parse(range.from) >= Date.now() - NINETY_DAY_FILE_DAYS * 86_400_000 ? ECB_FEEDS['ecb-90d'] : ECB_FEEDS['ecb-hist']];
+  },
+  feeds: ECB_FEEDS,
   parse: async (bytes, origin) => {
-    // Loaded on first use, as run-ingestion does: the XML and ZIP readers slow a server's start.
+    // Loaded on first use: the XML and ZIP readers slow a server's start, and a server with rates
+    // stored ingests only when its daily schedule comes round.
     const { parseRatesFile } = await import('../parse-rates-file.js');
     return (await parseRatesFile(bytes, origin)).map((day) => ({ date: day.date, values: day.rates }));
   },

@@ -16,6 +16,23 @@ export function sourceAdapter(id: string): SourceAdapter | undefined {
   return SOURCE_ADAPTERS.find((adapter) => adapter.id === id);
 }
 
+/** A document fetched by name (`ecb-hist` …: SourceAdapter.feeds), with the source it belongs to. */
+export interface NamedFeed {
+  adapter: SourceAdapter;
+  url: string;
+}
+
+/** Every source's named feeds, by name. */
+const FEEDS = new Map<string, NamedFeed>(
+  SOURCE_ADAPTERS.flatMap((adapter) => Object.entries(adapter.feeds ?? {}).map(([name, url]) => [name, { adapter, url }] as const)),
+);
+
+export const FEED_NAMES: readonly string[] = [...FEEDS.keys()];
+
+export function namedFeed(name: string): NamedFeed | undefined {
+  return FEEDS.get(name);
+}
+
 /**
  * The tracked set when CURRENCIES is not set (DECISIONS §9): the ECB's reference set with only the
  * ECB enabled, else every code an enabled source publishes, and EUR.

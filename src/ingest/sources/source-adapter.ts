@@ -28,8 +28,8 @@ export interface DayRange {
 
 /**
  * Terms of a source's values. `base-per-unit`: P(c) as above (every bank but the ECB).
- * `units-per-base`: units of c per 1 base unit, the ECB's reference rates as the service has
- * always stored and served them.
+ * `units-per-base`: units of c per 1 base unit, the ECB's reference rates as it publishes them
+ * (and as the service has always served them).
  */
 export type SourceTerms = 'base-per-unit' | 'units-per-base';
 
@@ -67,6 +67,11 @@ export interface SourceAdapter {
    * days are combined.
    */
   urls(range?: DayRange): string[];
+  /**
+   * Documents of the source that can be fetched by name (`ingest --source NAME`, INGEST_ON_EMPTY):
+   * the ECB's daily, 90-day and full-history files. Names are unique across sources.
+   */
+  readonly feeds?: Readonly<Record<string, string>>;
   /**
    * The HTTP status the feed answers a range without a publication with, where it does not send
    * an empty document instead (NBP: 404, "Brak danych").

@@ -6,7 +6,6 @@ import { migratePostgres } from './pg-migrate.js';
 import { createPgPool, type PgPoolOptions } from './pg-pool.js';
 import { PgQuotaStore } from './pg-quota-store.js';
 import { PgRatesStore } from './pg-rates-store.js';
-import { PgSourceRatesStore } from './pg-source-rates-store.js';
 
 /**
  * Connects, brings the schema up to date (tables go in the first schema of the connection's
@@ -25,7 +24,6 @@ export async function openPostgresStores(connectionString: string, options: PgPo
   let closing: Promise<void> | undefined;
   return {
     rates: new PgRatesStore(pool),
-    sourceRates: new PgSourceRatesStore(pool),
     keys: new PgKeyStore(pool),
     quota: new PgQuotaStore(pool),
     jobs: new PgJobClaims(pool),

@@ -5,7 +5,6 @@ import { SqliteJobClaims } from './sqlite-job-claims.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { SqliteQuotaStore } from './sqlite-quota-store.js';
 import { SqliteRatesStore } from './sqlite-rates-store.js';
-import { SqliteSourceRatesStore } from './sqlite-source-rates-store.js';
 
 /** Opens the file and brings its schema up to date before any statement is prepared. */
 export function openSqliteStores(path: string): OpenedStores {
@@ -29,7 +28,6 @@ export function openSqliteStores(path: string): OpenedStores {
   const probe = statement(db, 'SELECT 1');
   return {
     rates: new SqliteRatesStore(db),
-    sourceRates: new SqliteSourceRatesStore(db),
     keys: new SqliteKeyStore(db),
     quota: new SqliteQuotaStore(quotaDb),
     jobs: new SqliteJobClaims(db),
