@@ -11,6 +11,9 @@ export class EmptyDocumentError extends IngestFormatError {
 /** Largest nominal a bank may quote per: 10^9 (the CBR's largest is 1,000,000). */
 const MAX_NOMINAL_EXPONENT = 9;
 
+/** Grams in one troy ounce, exactly (DECISIONS §15: metals are per troy ounce). */
+const GRAMS_PER_TROY_OUNCE = { units: 311034768n, scale: 7 } as const;
+
 /**
  * Gathers a source's values day by day and refuses what cannot be one bank's publication: a
  * malformed code, the base quoted against itself, a currency twice on one day. Errors name the
@@ -34,7 +37,8 @@ export class DayCollector {
 
   /**
    * Adds P(code) = value / nominal on `date`. `value` is the bank's text with a decimal point;
-   * `nominal` the number of units it is quoted per, as written ("1", "100").
+   * `nominal` the number of units it is quoted per, as written ("1", "100"). A `units-per-base`
+   * source (units of code per 1 base unit) adds its value as written, with nominal "1".
    */
   add(date: string, code: string, value: string, nominal: string): void {
     const values = this.day(date, `day ${date}`);
@@ -49,6 +53,17 @@ export class DayCollector {
     }
     const rate = canonicalRate(value, at);
     values.set(code, exponent === 0 ? rate : decimalText(dividedByPowerOfTen(decimal(rate), exponent)));
+  }
+
+  /**
+   * Adds a metal a bank quotes in base units per gram: P(code) per troy ounce = value × 31.1034768,
+   * exact (only a base-per-unit source can quote so).
+   */
+  addPerGram(date: string, code: string, value: string): void {
+    this.add(date, code, value, '1');
+    const values = this.days.get(date)!;
+    const perGram = decimal(values.get(code)!);
+    values.set(code, decimalText({ units: perGram.units * GRAMS_PER_TROY_OUNCE.units, scale: perGram.scale + GRAMS_PER_TROY_OUNCE.scale }));
   }
 
   /** The days gathered, oldest first; refuses a document with no values at all. */
