@@ -73,3 +73,8 @@ export function monthNumber(abbreviation: string): string | undefined {
   const at = MONTHS.indexOf(abbreviation);
   return at < 0 ? undefined : String(at + 1).padStart(2, '0');
 }
+
+/** The English abbreviation of a two-digit month ("03" → "Mar"). */
+export function monthAbbreviation(month: string): string {
+  return MONTHS[Number(month) - 1] ?? month;
+}
