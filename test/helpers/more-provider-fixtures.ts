@@ -21,7 +21,7 @@ export const MORE_PROVIDER_FILES = {
   nbg: ['nbg-currencies-req-2026-03-02.json', 'nbg-currencies-req-2026-03-03.json'],
   nbk: ['nbk-get-rates-2026-04-01.xml', 'nbk-get-rates-2026-04-02.xml', 'nbk-get-rates-2026-04-03.xml'],
   nbrb: ['nbrb-rates-daily-2026-03-17.json', 'nbrb-dynamics-CZK-2026-03-01_2026-03-17.json'],
-  imf: ['imf-rms-sdrcv-2026-03.tsv'],
+  imf: ['imf-rms-sdrcv-2026-03.tsv', 'imf-rms-rep-2026-03.tsv'],
   hkma: ['hkma-er-eeri-daily-2026-02-25_2026-02-28.json'],
 } as const satisfies Record<string, readonly string[]>;
 
