@@ -1,14 +1,44 @@
 import { DEFAULT_TRACKED } from '../../domain/currencies.js';
+import { bcb } from './bcb.js';
+import { bdi } from './bdi.js';
+import { bnr } from './bnr.js';
 import { boc } from './boc.js';
+import { boe } from './boe.js';
 import { cbr } from './cbr.js';
 import { cnb } from './cnb.js';
+import { dnb } from './dnb.js';
 import { ecb } from './ecb.js';
+import { hkma } from './hkma.js';
+import { imf } from './imf.js';
+import { mnb } from './mnb.js';
+import { nb } from './nb.js';
+import { nbg } from './nbg.js';
+import { nbk } from './nbk.js';
 import { nbp } from './nbp.js';
+import { nbrb } from './nbrb.js';
 import { nbu } from './nbu.js';
+import { rb } from './rb.js';
+import { rba } from './rba.js';
 import type { SourceAdapter } from './source-adapter.js';
 
 /** Every rate source the service knows, by id. A new source is one file and one line here. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [ecb, nbp, cnb, boc, cbr, nbu];
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [
+  ecb, nbp, cnb, boc, cbr, nbu,
+  bdi,
+  boe,
+  rba,
+  nb,
+  rb,
+  dnb,
+  bnr,
+  mnb,
+  bcb,
+  nbg,
+  nbk,
+  nbrb,
+  imf,
+  hkma,
+];
 
 export const SOURCE_IDS: readonly string[] = SOURCE_ADAPTERS.map((adapter) => adapter.id);
 
