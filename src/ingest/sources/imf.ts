@@ -2,7 +2,7 @@ import { IngestFormatError } from '../parsed-day.js';
 import { isValidIsoDate, showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
-import { monthNumber, numberedLines, readUtf8, splitFields } from './text-table.js';
+import { numberedLines, readUtf8, splitFields } from './text-table.js';
 
 const REPORT = 'https://www.imf.org/external/np/fin/data/rms_mth.aspx';
 
@@ -102,13 +102,13 @@ function parseImf(bytes: Buffer, origin: string): SourceDay[] {
   return collector.result();
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
 function isoFromImf(text: string, at: () => string): string {
   const match = DAY.exec(text);
-  const month = match && monthNumber(match[1]!.slice(0, 3));
-  const iso = match && month ? `${match[3]}-${month}-${match[2]}` : '';
-  if (!match || !isValidIsoDate(iso) || !text.startsWith(new Date(`${iso}T00:00:00Z`).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' }))) {
-    throw new IngestFormatError(`${at()} has an invalid date ${showValue(text)} (expected "March 02, 2026")`);
-  }
+  const month = match ? MONTHS.indexOf(match[1]!) + 1 : 0;
+  const iso = match && month > 0 ? `${match[3]}-${String(month).padStart(2, '0')}-${match[2]}` : '';
+  if (!isValidIsoDate(iso)) throw new IngestFormatError(`${at()} has an invalid date ${showValue(text)} (expected "March 02, 2026")`);
   return iso;
 }
 

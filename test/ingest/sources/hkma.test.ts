@@ -33,6 +33,7 @@ test('when the recorded answer is altered to be malformed, then the whole file i
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"jpy"', '"hkd"')), /2026-02-27 currency=HKD: the source's own base currency is quoted/);
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('2026-02-27', '2026-02-28')), /the record of 2026-02-28 appears twice/);
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('2026-02-27', '27/02/2026')), /record #2 has an invalid date "27\/02\/2026"/);
+  await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"end_of_day":"2026-02-27",', '')), /record #2 "end_of_day": expected a string, got nothing/);
   await assertRefused(hkma, edited(text, '"success":true', '"success":false'), /the API answered without success: "No error found"/);
   await assertRefused(hkma, '{"header":{"success":true},"result":{"datasize":0,"records":[]}}', /the document holds no rates/);
 });

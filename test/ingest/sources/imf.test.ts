@@ -32,6 +32,7 @@ test('when the report is altered to be malformed, or the representative-rate rep
   await assertRefused(imf, edited(text, OMAN, OMAN.replace('Omani rial', 'Qatari riyal')), /2026-03-31 currency=QAR appears twice/);
   await assertRefused(imf, edited(text, 'March 31, 2026', 'March 32, 2026'), /line \d+ has an invalid date "March 32, 2026"/);
   await assertRefused(imf, edited(text, 'March 31, 2026', '2026-03-31'), /line \d+ has an invalid date "2026-03-31"/);
+  await assertRefused(imf, edited(text, 'March 31, 2026', 'Mar 31, 2026'), /line \d+ has an invalid date "Mar 31, 2026"/);
   await assertRefused(imf, moreProviderBytes('imf', REP), /line 1: title "Representative Exchange Rates for Select…", expected "SDRs per Currency unit for …"/);
   await assertRefused(imf, 'SDRs per Currency unit for March 2026\r\n', /the document holds no rates/);
   await assertRefused(imf, '', /line 1: title ""/);
