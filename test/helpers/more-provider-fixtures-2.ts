@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceAdapter, SourceDay } from '../../src/ingest/sources/source-adapter.js';
+import { PROVIDER_FIXTURES } from './provider-fixtures.js';
+
+/**
+ * More banks' recorded responses, byte for byte, one folder per bank
+ * (test/fixtures/providers/more/README-2.md names each file's origin).
+ */
+export const MORE_FIXTURES_2 = join(PROVIDER_FIXTURES, 'more');
+
+export const MORE_FILES_2 = {
+  sarb: {
+    usd: 'sarb/sarb-EXCX135D-USD-2026-03-24_2026-03-27.json',
+    gbp: 'sarb/sarb-EXCZ001D-GBP-2026-03-24_2026-03-27.json',
+    eur: 'sarb/sarb-EXCZ002D-EUR-2026-03-24_2026-03-27.json',
+    kes: 'sarb/sarb-EXCB059D-KES-2026-03-24_2026-03-27.json',
+  },
+  cbu: {
+    apr1: 'cbu/cbu-all-2026-04-01.json',
+    apr2: 'cbu/cbu-all-2026-04-02.json',
+    apr3: 'cbu/cbu-all-2026-04-03.json',
+  },
+} as const;
+
+export function moreBytes(name: string): Buffer {
+  return readFileSync(join(MORE_FIXTURES_2, name));
+}
+
+export function moreText(name: string): string {
+  return moreBytes(name).toString('utf8');
+}
+
+/** Each file parsed by `adapter`, in the order given. */
+export async function parseAll(adapter: SourceAdapter, names: readonly string[]): Promise<SourceDay[][]> {
+  return Promise.all(names.map((name) => adapter.parse(moreBytes(name), name)));
+}
+
+/**
+ * The adapter's `codes` are exactly its base and the codes the recorded files give values for
+ * (the tracked set with this source enabled, DECISIONS §9), EUR among them.
+ */
+export async function assertCodesAreRecorded(adapter: SourceAdapter, names: readonly string[]): Promise<void> {
+  const codes = new Set([adapter.base]);
+  for (const days of await parseAll(adapter, names)) for (const day of days) for (const code of day.values.keys()) codes.add(code);
+  assert.deepEqual([...adapter.codes].sort(), [...codes].sort(), `${adapter.id}: codes are those of its recorded files`);
+  assert.ok(adapter.codes.includes('EUR'), `${adapter.id} quotes EUR`);
+}
