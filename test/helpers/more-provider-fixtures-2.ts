@@ -22,6 +22,12 @@ export const MORE_FILES_2 = {
     apr2: 'cbu/cbu-all-2026-04-02.json',
     apr3: 'cbu/cbu-all-2026-04-03.json',
   },
+  bna: {
+    all: 'bna/bna-taxa-ref-ALL-2026-05-18_2026-05-21.json',
+    aed: 'bna/bna-taxa-ref-AED-2026-05-18_2026-05-21.json',
+    eur: 'bna/bna-taxa-ref-EUR-2026-05-18_2026-05-21.json',
+    sdg: 'bna/bna-taxa-ref-SDG-2026-05-18_2026-05-21.json',
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
