@@ -28,6 +28,10 @@ export const MORE_FILES_2 = {
     eur: 'bna/bna-taxa-ref-EUR-2026-05-18_2026-05-21.json',
     sdg: 'bna/bna-taxa-ref-SDG-2026-05-18_2026-05-21.json',
   },
+  bcra: {
+    mar19: 'bcra/bcra-cotizaciones-2026-03-19.json',
+    mar20: 'bcra/bcra-cotizaciones-2026-03-20.json',
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
