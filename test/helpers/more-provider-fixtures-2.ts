@@ -32,6 +32,7 @@ export const MORE_FILES_2 = {
     mar19: 'bcra/bcra-cotizaciones-2026-03-19.json',
     mar20: 'bcra/bcra-cotizaciones-2026-03-20.json',
   },
+  bom: 'bom/bom-currency-rate-movement-2026-05-19_2026-05-22.json',
 } as const;
 
 export function moreBytes(name: string): Buffer {
