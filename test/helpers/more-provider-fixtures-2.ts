@@ -33,6 +33,10 @@ export const MORE_FILES_2 = {
     mar20: 'bcra/bcra-cotizaciones-2026-03-20.json',
   },
   bom: 'bom/bom-currency-rate-movement-2026-05-19_2026-05-22.json',
+  nbm: {
+    rates: ['nbm/nbm-official-rates-2026-04-06.xml', 'nbm/nbm-official-rates-2026-04-07.xml', 'nbm/nbm-official-rates-2026-04-08.xml'],
+    metals: ['nbm/nbm-metal-rates-2026-04-06.xml', 'nbm/nbm-metal-rates-2026-04-07.xml', 'nbm/nbm-metal-rates-2026-04-08.xml'],
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
