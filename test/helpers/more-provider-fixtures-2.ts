@@ -37,6 +37,10 @@ export const MORE_FILES_2 = {
     rates: ['nbm/nbm-official-rates-2026-04-06.xml', 'nbm/nbm-official-rates-2026-04-07.xml', 'nbm/nbm-official-rates-2026-04-08.xml'],
     metals: ['nbm/nbm-metal-rates-2026-04-06.xml', 'nbm/nbm-metal-rates-2026-04-07.xml', 'nbm/nbm-metal-rates-2026-04-08.xml'],
   },
+  sbi: {
+    group9: 'sbi/sbi-group9-2026-03-24_2026-03-27.xml',
+    group7: 'sbi/sbi-group7-2026-03-24_2026-03-27.xml',
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
