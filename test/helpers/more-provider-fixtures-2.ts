@@ -41,6 +41,11 @@ export const MORE_FILES_2 = {
     group9: 'sbi/sbi-group9-2026-03-24_2026-03-27.xml',
     group7: 'sbi/sbi-group7-2026-03-24_2026-03-27.xml',
   },
+  nbe: [
+    'nbe/nbe-filter-exchange-rates-2026-05-18.json',
+    'nbe/nbe-filter-exchange-rates-2026-05-19.json',
+    'nbe/nbe-filter-exchange-rates-2026-05-20.json',
+  ],
 } as const;
 
 export function moreBytes(name: string): Buffer {
