@@ -46,6 +46,10 @@ export const MORE_FILES_2 = {
     'nbe/nbe-filter-exchange-rates-2026-05-19.json',
     'nbe/nbe-filter-exchange-rates-2026-05-20.json',
   ],
+  hnb: {
+    eur: 'hnb/hnb-tecajn-eur-v3-2023-01-02_2023-01-06.json',
+    hrk: 'hnb/hnb-tecajn-hrk-v2-2022-12-31.json',
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
