@@ -50,6 +50,10 @@ export const MORE_FILES_2 = {
     eur: 'hnb/hnb-tecajn-eur-v3-2023-01-02_2023-01-06.json',
     hrk: 'hnb/hnb-tecajn-hrk-v2-2022-12-31.json',
   },
+  cba: {
+    latest: 'cba/cba-latest-2026-03-18.xml',
+    range: 'cba/cba-range-by-iso-2026-03-02_2026-03-18.xml',
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
