@@ -54,6 +54,7 @@ export const MORE_FILES_2 = {
     latest: 'cba/cba-latest-2026-03-18.xml',
     range: 'cba/cba-range-by-iso-2026-03-02_2026-03-18.xml',
   },
+  nbt: ['nbt/nbt-kurs-2026-05-18.xml', 'nbt/nbt-kurs-2026-05-19.xml', 'nbt/nbt-kurs-2026-05-20.xml'],
 } as const;
 
 export function moreBytes(name: string): Buffer {
