@@ -55,6 +55,11 @@ export const MORE_FILES_2 = {
     range: 'cba/cba-range-by-iso-2026-03-02_2026-03-18.xml',
   },
   nbt: ['nbt/nbt-kurs-2026-05-18.xml', 'nbt/nbt-kurs-2026-05-19.xml', 'nbt/nbt-kurs-2026-05-20.xml'],
+  /** One answer per currency, named by its ISO code (the bank's own labels for USD and EUR are not). */
+  bcu: Object.fromEntries(
+    ['ARS', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'INR', 'ISK', 'JPY', 'KRW', 'MXN', 'MYR', 'NOK', 'NZD', 'PEN', 'PYG', 'RUB', 'SEK', 'TRY', 'USD', 'ZAR']
+      .map((code) => [code, `bcu/bcu-cotizaciones-${code}-2026-03-27_2026-03-31.xml`]),
+  ) as Readonly<Record<string, string>>,
 } as const;
 
 export function moreBytes(name: string): Buffer {
