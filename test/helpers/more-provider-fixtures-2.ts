@@ -60,6 +60,12 @@ export const MORE_FILES_2 = {
     ['ARS', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'INR', 'ISK', 'JPY', 'KRW', 'MXN', 'MYR', 'NOK', 'NZD', 'PEN', 'PYG', 'RUB', 'SEK', 'TRY', 'USD', 'ZAR']
       .map((code) => [code, `bcu/bcu-cotizaciones-${code}-2026-03-27_2026-03-31.xml`]),
   ) as Readonly<Record<string, string>>,
+  nbkr: {
+    daily: 'nbkr/nbkr-daily-2026-05-24.xml',
+    weekly: 'nbkr/nbkr-weekly-2026-05-23.xml',
+    historicalUsd: 'nbkr/nbkr-historical-USD-2005-06-04_2005-06-25.html',
+    historicalEur: 'nbkr/nbkr-historical-EUR-2005-06-04_2005-06-25.html',
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
