@@ -66,6 +66,14 @@ export const MORE_FILES_2 = {
     historicalUsd: 'nbkr/nbkr-historical-USD-2005-06-04_2005-06-25.html',
     historicalEur: 'nbkr/nbkr-historical-EUR-2005-06-04_2005-06-25.html',
   },
+  bnm: {
+    latest: 'bnm/bnm-latest-0900-2026-03-19.json',
+    /** March 2026 of each currency, by the bank's label ("SDR" for XDR). */
+    months: Object.fromEntries(
+      ['AED', 'AUD', 'BND', 'CAD', 'CHF', 'CNY', 'EGP', 'EUR', 'GBP', 'HKD', 'IDR', 'INR', 'JPY', 'KHR', 'KRW', 'MMK', 'NPR', 'NZD', 'PHP', 'PKR', 'SAR', 'SDR', 'SGD', 'THB', 'TWD', 'USD', 'VND']
+        .map((label) => [label, `bnm/bnm-${label}-2026-03-0900.json`]),
+    ) as Readonly<Record<string, string>>,
+  },
 } as const;
 
 export function moreBytes(name: string): Buffer {
