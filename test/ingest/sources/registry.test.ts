@@ -9,12 +9,13 @@ import { ECB_FIXTURES } from '../../helpers/ecb-history-csv.js';
 import { PROVIDER_FILES, providerBytes } from '../../helpers/provider-fixtures.js';
 
 /** The sources quoting units of each currency per 1 base unit, stored as written (never inverted). */
-const UNITS_PER_BASE = ['ecb', 'bdi', 'boe', 'rba'];
+const UNITS_PER_BASE = ['ecb', 'bdi', 'boe', 'rba', 'hnb'];
 
 test('when the registry is read, then it lists the ECB and the banks, each with a unique id and a well-formed description', () => {
   assert.deepEqual(SOURCE_IDS, [
     'ecb', 'nbp', 'cnb', 'boc', 'cbr', 'nbu',
     'bdi', 'boe', 'rba', 'nb', 'rb', 'dnb', 'bnr', 'mnb', 'bcb', 'nbg', 'nbk', 'nbrb', 'imf', 'hkma',
+    'sarb', 'cbu', 'bna', 'bcra', 'bom', 'nbm', 'sbi', 'nbe', 'hnb', 'cba', 'nbt', 'bcu', 'nbkr', 'bnm',
   ]);
   assert.equal(new Set(SOURCE_IDS).size, SOURCE_IDS.length, 'unique ids');
   for (const adapter of SOURCE_ADAPTERS) {
