@@ -1,7 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { decimal, decimalText } from '../../domain/money.js';
 import { IngestFormatError } from '../parsed-day.js';
-import { canonicalRate, showValue } from '../rate-value.js';
+import { showValue } from '../rate-value.js';
 
 export type XmlNode = Record<string, unknown>;
 
@@ -45,15 +44,6 @@ export function xmlNodes(parent: XmlNode | undefined, name: string): (XmlNode | 
 export function childText(parent: XmlNode | undefined, name: string): string | undefined {
   const value = parent?.[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** Grams in a troy ounce, exactly (DECISIONS §15: metals are quoted per troy ounce). */
-const GRAMS_PER_TROY_OUNCE = decimal('31.1034768');
-
-/** A per-gram price as written, checked, as the price of a troy ounce: exact, one multiplication. */
-export function perTroyOunce(perGram: string, where: () => string): string {
-  const value = decimal(canonicalRate(perGram, where));
-  return decimalText({ units: value.units * GRAMS_PER_TROY_OUNCE.units, scale: value.scale + GRAMS_PER_TROY_OUNCE.scale });
 }
 
 function decode(bytes: Buffer, origin: string, encodings: readonly string[]): string {

@@ -1,6 +1,6 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
-import { childText, perTroyOunce, readBankXml, xmlNode, xmlNodes, type XmlNode } from './bank-xml.js';
+import { childText, readBankXml, xmlNode, xmlNodes, type XmlNode } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
 import type { SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -75,7 +75,8 @@ function addRow(collector: DayCollector, origin: string, date: string, row: XmlN
   const rate = childText(row, 'Rate');
   const amount = childText(row, 'Amount');
   if (rate === undefined || amount === undefined) throw new IngestFormatError(`${where()} lacks its Rate or Amount`);
-  collector.add(date, code, PER_GRAM.has(code) ? perTroyOunce(rate, where) : rate, amount);
+  if (PER_GRAM.has(code)) collector.addPerGram(date, code, rate, amount);
+  else collector.add(date, code, rate, amount);
 }
 
 function dayOf(text: string | undefined, what: () => string): string {

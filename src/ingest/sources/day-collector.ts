@@ -1,4 +1,4 @@
-import { decimal, decimalText, dividedByPowerOfTen, powerOfTenExponent } from '../../domain/money.js';
+import { decimal, decimalText, dividedByPowerOfTen, multiplied, powerOfTenExponent } from '../../domain/money.js';
 import { IngestFormatError } from '../parsed-day.js';
 import { canonicalRate, isCurrencyCode, isValidIsoDate, showValue } from '../rate-value.js';
 import type { SourceDay } from './source-adapter.js';
@@ -12,7 +12,7 @@ export class EmptyDocumentError extends IngestFormatError {
 const MAX_NOMINAL_EXPONENT = 9;
 
 /** Grams in one troy ounce, exactly (DECISIONS §15: metals are per troy ounce). */
-const GRAMS_PER_TROY_OUNCE = { units: 311034768n, scale: 7 } as const;
+const GRAMS_PER_TROY_OUNCE = decimal('31.1034768');
 
 /**
  * Gathers a source's values day by day and refuses what cannot be one bank's publication: a
@@ -56,14 +56,13 @@ export class DayCollector {
   }
 
   /**
-   * Adds a metal a bank quotes in base units per gram: P(code) per troy ounce = value × 31.1034768,
-   * exact (only a base-per-unit source can quote so).
+   * Adds a metal a bank quotes in base units per gram (per `nominal` grams, as `add` reads it): P(code)
+   * per troy ounce = value / nominal × 31.1034768, exact (only a base-per-unit source can quote so).
    */
-  addPerGram(date: string, code: string, value: string): void {
-    this.add(date, code, value, '1');
+  addPerGram(date: string, code: string, value: string, nominal = '1'): void {
+    this.add(date, code, value, nominal);
     const values = this.days.get(date)!;
-    const perGram = decimal(values.get(code)!);
-    values.set(code, decimalText({ units: perGram.units * GRAMS_PER_TROY_OUNCE.units, scale: perGram.scale + GRAMS_PER_TROY_OUNCE.scale }));
+    values.set(code, decimalText(multiplied(decimal(values.get(code)!), GRAMS_PER_TROY_OUNCE)));
   }
 
   /** The days gathered, oldest first; refuses a document with no values at all. */

@@ -1,6 +1,6 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
-import { childText, perTroyOunce, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
+import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector, isoFromDotted } from './day-collector.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -74,7 +74,7 @@ function parseNbm(bytes: Buffer, origin: string): SourceDay[] {
     if (kind.row === 'Metal') {
       // Every metal the bank lists is priced per gram ("Gram gold"); a currency here is not a metal.
       if (!METALS.has(code)) throw new IngestFormatError(`${where()}: not a precious metal (XAU, XAG, XPT, XPD)`);
-      collector.add(date, code, perTroyOunce(value, where), nominal);
+      collector.addPerGram(date, code, value, nominal);
     } else {
       collector.add(date, code, value, nominal);
     }
