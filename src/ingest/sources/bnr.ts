@@ -1,9 +1,8 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
+import { readBankXml, xmlChildren, xmlNode, xmlText } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
-import { readUtf8 } from './text-table.js';
-import { readXml, xmlChildren, xmlNode, xmlText } from './xml-document.js';
 
 const FILES = 'https://curs.bnr.ro';
 
@@ -49,7 +48,7 @@ export const bnr: SourceAdapter = {
 };
 
 function parseBnr(bytes: Buffer, origin: string): SourceDay[] {
-  const root = xmlNode(readXml(readUtf8(bytes, origin), origin, ['Cube', 'Rate'])['DataSet']);
+  const root = xmlNode(readBankXml(bytes, origin, ['Cube', 'Rate'])['DataSet']);
   if (!root) throw new IngestFormatError(`${origin}: root element is not DataSet`);
   const body = xmlNode(root['Body']);
   const orig = xmlText(body?.['OrigCurrency']);

@@ -1,9 +1,8 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
+import { parseBankXml, readBankXml, xmlChildren, xmlNode, xmlText, type XmlNode } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
-import { readUtf8 } from './text-table.js';
-import { readXml, xmlChildren, xmlNode, xmlText, type XmlNode } from './xml-document.js';
 
 const SERVICE = 'https://www.mnb.hu/arfolyamok.asmx';
 
@@ -49,10 +48,10 @@ export const mnb: SourceAdapter = {
 };
 
 function parseMnb(bytes: Buffer, origin: string): SourceDay[] {
-  const outer = readXml(readUtf8(bytes, origin), origin, []);
+  const outer = readBankXml(bytes, origin, []);
   const inner = resultText(outer);
   if (inner === undefined) throw new IngestFormatError(`${origin}: no GetExchangeRatesResult (nor a service string) in the answer`);
-  const document = readXml(inner, `${origin} (result)`, ['Day', 'Rate']);
+  const document = parseBankXml(inner, `${origin} (result)`, ['Day', 'Rate']);
   const rootValue = document['MNBExchangeRates'] ?? document['MNBCurrentExchangeRates'];
   // An empty root (a range without a business day) parses as "": no days, not another format.
   const root = rootValue === '' ? {} : xmlNode(rootValue);

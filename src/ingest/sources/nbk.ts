@@ -1,9 +1,8 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
+import { readBankXml, xmlChildren, xmlNode, xmlText } from './bank-xml.js';
 import { DayCollector, isoFromDotted } from './day-collector.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
-import { readUtf8 } from './text-table.js';
-import { readXml, xmlChildren, xmlNode, xmlText } from './xml-document.js';
 
 const RATES = 'https://nationalbank.kz/rss/get_rates.cfm';
 
@@ -48,7 +47,7 @@ export const nbk: SourceAdapter = {
 };
 
 function parseNbk(bytes: Buffer, origin: string): SourceDay[] {
-  const root = xmlNode(readXml(readUtf8(bytes, origin), origin, ['item'])['rates']);
+  const root = xmlNode(readBankXml(bytes, origin, ['item'])['rates']);
   if (!root) throw new IngestFormatError(`${origin}: root element is not rates`);
   const dotted = xmlText(root['date']);
   const date = dotted === undefined ? undefined : isoFromDotted(dotted);
