@@ -1,8 +1,6 @@
-import { decimal, decimalText } from '../../domain/money.js';
-import { IngestFormatError } from '../parsed-day.js';
-import { canonicalRate, showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue, type JsonObject } from './exact-json.js';
+import { publishedFigure } from './published-figure.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const API = 'https://api.bnm.gov.my/public/exchange-rate';
@@ -83,23 +81,5 @@ function addRate(collector: DayCollector, origin: string, code: string, unit: st
   const middle = rate['middle_rate'];
   if (middle === null) return; // not published that day: no value
   const where = () => `${origin}: ${date} currency=${code}`;
-  collector.add(date, code, published(numberText(middle, () => `${where()} "middle_rate"`), where), unit);
-}
-
-/**
- * The 4-decimal rate a written double stands for: the text rounded to 4 places, half up, exactly.
- * Only float noise may be dropped (at most 10^-12, the 17th digit of a double of these sizes); a
- * value with more real digits than BNM publishes is refused, not rounded.
- */
-function published(text: string, where: () => string): string {
-  const value = decimal(canonicalRate(text, where));
-  const extra = value.scale - PUBLISHED_PLACES;
-  if (extra <= 0) return text;
-  const step = 10n ** BigInt(extra);
-  const rounded = (value.units + step / 2n) / step;
-  const noise = value.units - rounded * step;
-  if ((noise < 0n ? -noise : noise) * 10n ** 12n > 10n ** BigInt(value.scale)) {
-    throw new IngestFormatError(`${where()}: rate ${showValue(text)} has more than the ${PUBLISHED_PLACES} decimals BNM publishes`);
-  }
-  return decimalText({ units: rounded, scale: PUBLISHED_PLACES });
+  collector.add(date, code, publishedFigure(numberText(middle, () => `${where()} "middle_rate"`), PUBLISHED_PLACES, 'BNM', where), unit);
 }

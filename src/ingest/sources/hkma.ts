@@ -2,6 +2,7 @@ import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
 import { arrayValue, isObject, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
+import { publishedFigure } from './published-figure.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const DAILY = 'https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily';
@@ -13,12 +14,19 @@ const PAGE = 100;
 const CURRENCY_KEY = /^[a-z]{3}$/;
 const SDR_KEY = 'special_drawing_rights';
 
+/**
+ * Decimals HKMA publishes its rates to at most (the SDR's 10.75757525; 7.8245 HKD per USD). Its
+ * JSON numbers are binary doubles as written, 7.8245000000000005 for 7.8245.
+ */
+const PUBLISHED_PLACES = 8;
+
 /** The effective exchange rate indices of the same rows ("neeri_2020_trade_wgt"): not currencies. */
 const INDEX_KEY = /^neeri_\d{4}_(trade|import|export)_wgt$/;
 
 /**
  * Hong Kong Monetary Authority, daily exchange rates (JSON `{header, result: {records:
- * [{end_of_day, usd, gbp, …}]}}`): HKD per 1 unit at the end of the day, as the API writes it.
+ * [{end_of_day, usd, gbp, …}]}}`): HKD per 1 unit at the end of the day, the published figure
+ * recovered exactly from the API's binary-double rendering.
  * Keys are lower-case codes; a null is no value (the legacy DEM, NLG, BEF, FRF and ITL are null
  * on every recent day). The NEER indices in the same rows are left out.
  */
@@ -76,7 +84,8 @@ function parseHkma(bytes: Buffer, origin: string): SourceDay[] {
       if (key !== SDR_KEY && !CURRENCY_KEY.test(key)) throw new IngestFormatError(`${origin}: ${date}: unknown key ${showValue(key)}`);
       const code = key === SDR_KEY ? 'XDR' : key.toUpperCase();
       if (isObject(value)) throw new IngestFormatError(`${origin}: ${date} currency=${code}: expected a number, got an object`);
-      collector.add(date, code, numberText(value, () => `${origin}: ${date} currency=${code}`), '1');
+      const where = () => `${origin}: ${date} currency=${code}`;
+      collector.add(date, code, publishedFigure(numberText(value, where), PUBLISHED_PLACES, 'HKMA', where), '1');
     }
   });
   return collector.result();

@@ -18,7 +18,7 @@ test('when the recorded records are parsed, then they give four days of HKD per 
   assert.equal(feb27.get('XDR'), '10.75757525', '"special_drawing_rights"');
   assert.equal(feb27.size, 18);
   assert.equal(valuesOn(days, '2026-02-28').has('XDR'), false, 'null on the Saturday: no value');
-  assert.equal(valuesOn(days, '2026-02-28').get('USD'), '7.8245000000000005', 'kept exactly as the API writes it');
+  assert.equal(valuesOn(days, '2026-02-28').get('USD'), '7.8245', 'the published figure, recovered from the double written as 7.8245000000000005');
   assert.ok(days.every((day) => !day.values.has('DEM') && !day.values.has('NEE')), 'legacy nulls and indices left out');
   assert.equal(feb27.has('HKD'), false, 'the base is implicit');
 });
@@ -27,6 +27,8 @@ test('when the recorded answer is altered to be malformed, then the whole file i
   const text = moreProviderText('hkma', FILE);
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"usd":7.825', '"usd":"7.825"')), /2026-02-27 currency=USD: expected a number, got the string "7.825"/);
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"usd":7.825', '"usd":-7.825')), /2026-02-27 currency=USD: invalid rate "-7.825"/);
+  await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"usd":7.825', '"usd":7.825000001')), /2026-02-27 currency=USD: rate "7.825000001" has more than the 8 decimals HKMA publishes/);
+  await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"usd":7.825', '"usd":7.8250000000001')), /rate "7.8250000000001" has more than the 8 decimals/); // a real digit, not a double's noise
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"usd":7.825', '"usd":{}')), /2026-02-27 currency=USD: expected a number, got an object/);
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"gbp"', '"usd"')), /not valid JSON: Duplicate key 'usd'/);
   await assertRefused(hkma, edited(text, FEB27, FEB27.replace('"gbp"', '"us_dollar"')), /2026-02-27: unknown key "us_dollar"/);
