@@ -1,5 +1,5 @@
 import { IngestFormatError } from '../parsed-day.js';
-import { showValue } from '../rate-value.js';
+import { fromDecimalComma, showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector, isoFromDotted } from './day-collector.js';
 import type { SourceAdapter, SourceDay } from './source-adapter.js';
@@ -63,9 +63,7 @@ function parseCbr(bytes: Buffer, origin: string): SourceDay[] {
     const value = childText(valute, 'Value');
     const nominal = childText(valute, 'Nominal');
     if (value === undefined || nominal === undefined) throw new IngestFormatError(`${where} lacks its Value or Nominal`);
-    // A decimal comma, never a point: "88,2826". A point would mean a format the CBR does not use.
-    if (value.includes('.')) throw new IngestFormatError(`${where}: invalid rate ${showValue(value)} (the CBR writes a decimal comma)`);
-    collector.add(date, code, value.replace(',', '.'), nominal);
+    collector.add(date, code, fromDecimalComma(value, where, 'the CBR'), nominal);
   });
   return collector.result();
 }

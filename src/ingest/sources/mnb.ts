@@ -1,5 +1,5 @@
 import { IngestFormatError } from '../parsed-day.js';
-import { showValue } from '../rate-value.js';
+import { fromDecimalComma } from '../rate-value.js';
 import { parseBankXml, readBankXml, xmlChildren, xmlNode, xmlText, type XmlNode } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
@@ -70,9 +70,7 @@ function parseMnb(bytes: Buffer, origin: string): SourceDay[] {
       const value = xmlText(item);
       const unit = rate?.['@_unit'];
       if (value === undefined || typeof unit !== 'string') throw new IngestFormatError(`${where} lacks its rate or unit`);
-      // A decimal comma, never a point: "235,26".
-      if (value.includes('.')) throw new IngestFormatError(`${where}: invalid rate ${showValue(value)} (the MNB writes a decimal comma)`);
-      collector.add(date, code, value.replace(',', '.'), unit);
+      collector.add(date, code, fromDecimalComma(value, where, 'the MNB'), unit);
     });
   });
   return collector.result();

@@ -1,5 +1,5 @@
 import { IngestFormatError } from '../parsed-day.js';
-import { showValue } from '../rate-value.js';
+import { fromDecimalComma, showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector, isoFromDotted } from './day-collector.js';
 import type { SourceAdapter, SourceDay } from './source-adapter.js';
@@ -59,11 +59,10 @@ function parseNbkr(bytes: Buffer, origin: string): SourceDay[] {
     const value = childText(currency, 'Value');
     const nominal = childText(currency, 'Nominal');
     if (value === undefined || nominal === undefined) throw new IngestFormatError(`${where} lacks its Value or Nominal`);
-    // A decimal comma, never a point: "87,4500".
-    if (value.includes('.')) throw new IngestFormatError(`${where}: invalid rate ${showValue(value)} (the NBKR writes a decimal comma)`);
+    const rate = fromDecimalComma(value, where, 'the NBKR');
     const withdrawn = WITHDRAWN[code];
     if (withdrawn !== undefined && date >= withdrawn) return;
-    collector.add(date, code, value.replace(',', '.'), nominal);
+    collector.add(date, code, rate, nominal);
   });
   return collector.result();
 }
