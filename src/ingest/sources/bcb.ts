@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { isValidIsoDate, showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { daysAgo, today } from './day-range.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -38,8 +39,8 @@ export const bcb: SourceAdapter = {
   },
   // One request per currency; the latest is the week up to today.
   urls: (range?: DayRange) => {
-    const from = range?.from ?? new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
-    const to = range?.to ?? new Date().toISOString().slice(0, 10);
+    const from = range?.from ?? daysAgo(7);
+    const to = range?.to ?? today();
     const day = (iso: string) => `%27${iso.slice(5, 7)}-${iso.slice(8)}-${iso.slice(0, 4)}%27`;
     return CURRENCIES.map(
       (code) =>

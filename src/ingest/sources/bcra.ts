@@ -1,4 +1,5 @@
 import { DayCollector } from './day-collector.js';
+import { eachDay } from './day-range.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -46,11 +47,7 @@ export const bcra: SourceAdapter = {
   // The API answers one day (fecha=YYYY-MM-DD), the latest without one: a range is one request a day.
   urls: (range?: DayRange) => {
     if (!range) return [API];
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) {
-      urls.push(`${API}?fecha=${new Date(t).toISOString().slice(0, 10)}`);
-    }
-    return urls;
+    return eachDay(range).map((day) => `${API}?fecha=${day}`);
   },
   parse: async (bytes, origin) => parseBcra(bytes, origin),
 };

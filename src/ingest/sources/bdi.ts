@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { eachDay, today } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 import { columnsOf, numberedLines, readUtf8, splitFields } from './text-table.js';
 
@@ -46,13 +47,9 @@ export const bdi: SourceAdapter = {
   // The feed takes one reference day: the latest is today's (UTC) day, a range one request per weekday.
   urls: (range?: DayRange) => {
     const url = (day: string) => `${DAILY}?currencyIsoCode=EUR&lang=en&referenceDate=${day}`;
-    if (!range) return [url(new Date().toISOString().slice(0, 10))];
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) {
-      const weekday = new Date(t).getUTCDay();
-      if (weekday !== 0 && weekday !== 6) urls.push(url(new Date(t).toISOString().slice(0, 10)));
-    }
-    return urls;
+    if (!range) return [url(today())];
+    const weekdays = eachDay(range).filter((day) => ![0, 6].includes(new Date(day).getUTCDay()));
+    return weekdays.map(url);
   },
   parse: async (bytes, origin) => parseBdi(bytes, origin),
 };

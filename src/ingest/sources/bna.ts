@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { recentDays } from './day-range.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -72,11 +73,6 @@ export const bna: SourceAdapter = {
   },
   parse: async (bytes, origin) => parseBna(bytes, origin),
 };
-
-function recentDays(days: number): DayRange {
-  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-  return { from: day(Date.now() - (days - 1) * 86_400_000), to: day(Date.now()) };
-}
 
 function parseBna(bytes: Buffer, origin: string): SourceDay[] {
   const document = objectValue(readExactJson(bytes, origin), () => `${origin}: the document`);

@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { isValidIsoDate, showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { daysAgo } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 import { monthAbbreviation, monthNumber, numberedLines, readUtf8, splitFields } from './text-table.js';
 
@@ -46,7 +47,7 @@ export const boe: SourceAdapter = {
   },
   // The database takes a range; the latest is the last seven days up to now.
   urls: (range?: DayRange) => {
-    const from = range?.from ?? new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const from = range?.from ?? daysAgo(7);
     const to = range ? boeDay(range.to) : 'now';
     return [`${IADB}?CSVF=TN&Datefrom=${boeDay(from)}&Dateto=${to}&SeriesCodes=${Object.keys(SERIES).join(',')}&UsingCodes=Y&csv.x=yes`];
   },

@@ -2,6 +2,7 @@ import { IngestFormatError } from '../parsed-day.js';
 import { fromDecimalComma, showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector, isoFromDotted } from './day-collector.js';
+import { eachDay } from './day-range.js';
 import type { SourceAdapter, SourceDay } from './source-adapter.js';
 
 const DAILY = 'https://www.cbr.ru/scripts/XML_daily.asp';
@@ -36,12 +37,10 @@ export const cbr: SourceAdapter = {
   // The feed takes one day (date_req=DD/MM/YYYY), not a range: a range is that many requests.
   urls: (range) => {
     if (!range) return [DAILY];
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) {
-      const [year, month, day] = new Date(t).toISOString().slice(0, 10).split('-');
-      urls.push(`${DAILY}?date_req=${day}/${month}/${year}`);
-    }
-    return urls;
+    return eachDay(range).map((iso) => {
+      const [year, month, day] = iso.split('-');
+      return `${DAILY}?date_req=${day}/${month}/${year}`;
+    });
   },
   parse: async (bytes, origin) => parseCbr(bytes, origin),
 };

@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector, isoFromDotted } from './day-collector.js';
+import { eachDay } from './day-range.js';
 import { arrayValue, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -37,11 +38,7 @@ export const cbu: SourceAdapter = {
   // The feed takes one day (…/json/all/YYYY-MM-DD/), not a range: a range is that many requests.
   urls: (range?: DayRange) => {
     if (!range) return [`${JSON_FEED}/`];
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) {
-      urls.push(`${JSON_FEED}/all/${new Date(t).toISOString().slice(0, 10)}/`);
-    }
-    return urls;
+    return eachDay(range).map((day) => `${JSON_FEED}/all/${day}/`);
   },
   parse: async (bytes, origin) => parseCbu(bytes, origin),
 };

@@ -83,6 +83,11 @@ export function isoFromDotted(text: string): string | undefined {
   return isValidIsoDate(iso) ? iso : undefined;
 }
 
+/** YYYY-MM-DD as DD.MM.YYYY, the day format of the feeds that take one (NBK's, NBM's). */
+export function dottedFromIso(iso: string): string {
+  return `${iso.slice(8)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
+}
+
 /**
  * The days of several documents of one source (NBP's tables A and B) as one list: a day's values
  * are the union of its documents'; one currency with two different values on a day is refused.

@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { isValidIsoDate, showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { daysAgo, today } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 import { numberedLines, readUtf8, splitFields } from './text-table.js';
 
@@ -45,8 +46,8 @@ export const dnb: SourceAdapter = {
   },
   // The statbank takes a period filter; the latest is the last week up to today.
   urls: (range?: DayRange) => {
-    const from = range?.from ?? new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
-    const to = range?.to ?? new Date().toISOString().slice(0, 10);
+    const from = range?.from ?? daysAgo(7);
+    const to = range?.to ?? today();
     const tid = encodeURIComponent(`>=${statbankDay(from)}<=${statbankDay(to)}`);
     return [`${STATBANK}?lang=en&valuePresentation=Code&VALUTA=${REQUESTED.join(',')}&KURTYP=KBH&Tid=${tid}`];
   },

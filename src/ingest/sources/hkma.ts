@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { eachDay } from './day-range.js';
 import { arrayValue, isObject, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import { publishedFigure } from './published-figure.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
@@ -52,7 +53,7 @@ export const hkma: SourceAdapter = {
   urls: (range?: DayRange) => {
     const query = 'choose=end_of_day&sortby=end_of_day&sortorder=desc';
     if (!range) return [`${DAILY}?${query}&offset=0&pagesize=7`];
-    const days = Math.floor((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1;
+    const days = eachDay(range).length;
     const urls: string[] = [];
     for (let offset = 0; offset < days; offset += PAGE) {
       urls.push(`${DAILY}?choose=end_of_day&from=${range.from}&offset=${offset}&pagesize=${PAGE}&sortby=end_of_day&sortorder=desc&to=${range.to}`);

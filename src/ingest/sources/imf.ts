@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { isValidIsoDate, showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { today } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 import { numberedLines, readUtf8, splitFields } from './text-table.js';
 
@@ -56,7 +57,7 @@ export const imf: SourceAdapter = {
   // The report covers the month of SelectDate up to it: a range is the months it spans.
   urls: (range?: DayRange) => {
     const url = (day: string) => `${REPORT}?SelectDate=${day}&reportType=SDRCV&tsvflag=Y`;
-    if (!range) return [url(new Date().toISOString().slice(0, 10))];
+    if (!range) return [url(today())];
     const urls: string[] = [];
     let [year, month] = [Number(range.from.slice(0, 4)), Number(range.from.slice(5, 7))];
     const [endYear, endMonth] = [Number(range.to.slice(0, 4)), Number(range.to.slice(5, 7))];

@@ -1,5 +1,6 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { DayCollector } from './day-collector.js';
+import { eachDay, today } from './day-range.js';
 import { arrayValue, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -30,11 +31,7 @@ export const nbe: SourceAdapter = {
   },
   // The API answers one day (date=YYYY-MM-DD): the latest is today's, a range one request a day.
   urls: (range?: DayRange) => {
-    const today = new Date().toISOString().slice(0, 10);
-    const { from, to } = range ?? { from: today, to: today };
-    const urls: string[] = [];
-    for (let t = Date.parse(from); t <= Date.parse(to); t += 86_400_000) urls.push(`${API}?date=${new Date(t).toISOString().slice(0, 10)}`);
-    return urls;
+    return (range ? eachDay(range) : [today()]).map((day) => `${API}?date=${day}`);
   },
   parse: async (bytes, origin) => parseNbe(bytes, origin),
 };

@@ -1,7 +1,8 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { readBankXml, xmlChildren, xmlNode, xmlText } from './bank-xml.js';
-import { DayCollector, isoFromDotted } from './day-collector.js';
+import { DayCollector, dottedFromIso, isoFromDotted } from './day-collector.js';
+import { eachDay, today } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const RATES = 'https://nationalbank.kz/rss/get_rates.cfm';
@@ -34,14 +35,7 @@ export const nbk: SourceAdapter = {
   },
   // The feed takes one day (fdate=DD.MM.YYYY): the latest is today's (UTC) day, a range one request per day.
   urls: (range?: DayRange) => {
-    const url = (t: number) => {
-      const [year, month, day] = new Date(t).toISOString().slice(0, 10).split('-');
-      return `${RATES}?fdate=${day}.${month}.${year}`;
-    };
-    if (!range) return [url(Date.now())];
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) urls.push(url(t));
-    return urls;
+    return (range ? eachDay(range) : [today()]).map((day) => `${RATES}?fdate=${dottedFromIso(day)}`);
   },
   parse: async (bytes, origin) => parseNbk(bytes, origin),
 };

@@ -1,7 +1,8 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
-import { DayCollector, isoFromDotted } from './day-collector.js';
+import { DayCollector, dottedFromIso, isoFromDotted } from './day-collector.js';
+import { eachDay } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const SITE = 'https://www.bnm.md/en';
@@ -43,12 +44,7 @@ export const nbm: SourceAdapter = {
   // Each page takes one day (date=DD.MM.YYYY), the current one without: a range is two requests a day.
   urls: (range?: DayRange) => {
     if (!range) return DOCUMENTS.map(({ page }) => `${SITE}/${page}?get_xml=1`);
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) {
-      const [year, month, day] = new Date(t).toISOString().slice(0, 10).split('-');
-      for (const { page } of DOCUMENTS) urls.push(`${SITE}/${page}?date=${day}.${month}.${year}&get_xml=1`);
-    }
-    return urls;
+    return eachDay(range).flatMap((day) => DOCUMENTS.map(({ page }) => `${SITE}/${page}?date=${dottedFromIso(day)}&get_xml=1`));
   },
   parse: async (bytes, origin) => parseNbm(bytes, origin),
 };

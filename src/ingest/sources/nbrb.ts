@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { eachDay } from './day-range.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -39,11 +40,7 @@ export const nbrb: SourceAdapter = {
   // The daily list takes a day (ondate): a range is one request per day.
   urls: (range?: DayRange) => {
     if (!range) return [`${RATES}?periodicity=0`];
-    const urls: string[] = [];
-    for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += 86_400_000) {
-      urls.push(`${RATES}?ondate=${new Date(t).toISOString().slice(0, 10)}&periodicity=0`);
-    }
-    return urls;
+    return eachDay(range).map((day) => `${RATES}?ondate=${day}&periodicity=0`);
   },
   parse: async (bytes, origin) => parseNbrb(bytes, origin),
 };

@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
+import { eachDay, today } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const EXPORT = 'https://www.nbt.tj/en/kurs/export_xml.php';
@@ -32,13 +33,7 @@ export const nbt: SourceAdapter = {
   },
   // The export takes one day (date=YYYY-MM-DD): the latest is today's, a range one request a day.
   urls: (range?: DayRange) => {
-    const today = new Date().toISOString().slice(0, 10);
-    const { from, to } = range ?? { from: today, to: today };
-    const urls: string[] = [];
-    for (let t = Date.parse(from); t <= Date.parse(to); t += 86_400_000) {
-      urls.push(`${EXPORT}?date=${new Date(t).toISOString().slice(0, 10)}&export=xmlout`);
-    }
-    return urls;
+    return (range ? eachDay(range) : [today()]).map((day) => `${EXPORT}?date=${day}&export=xmlout`);
   },
   parse: async (bytes, origin) => parseNbt(bytes, origin),
 };

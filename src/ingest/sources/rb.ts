@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { daysAgo } from './day-range.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -39,7 +40,7 @@ export const rb: SourceAdapter = {
   },
   // The API's range is inclusive; the latest is the week up to today.
   urls: (range?: DayRange) => {
-    const from = range?.from ?? new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const from = range?.from ?? daysAgo(7);
     return [range ? `${GROUP}/${from}/${range.to}` : `${GROUP}/${from}`];
   },
   parse: async (bytes, origin) => parseRb(bytes, origin),

@@ -1,6 +1,7 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { recentDays } from './day-range.js';
 import { arrayValue, numberText, objectValue, readExactJson, stringValue } from './exact-json.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
@@ -51,12 +52,6 @@ export const sarb: SourceAdapter = {
   },
   parse: async (bytes, origin) => parseSarb(bytes, origin),
 };
-
-function recentDays(days: number): DayRange {
-  const today = Date.now();
-  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-  return { from: day(today - (days - 1) * 86_400_000), to: day(today) };
-}
 
 function parseSarb(bytes: Buffer, origin: string): SourceDay[] {
   const observations = arrayValue(readExactJson(bytes, origin), () => `${origin}: the document`);

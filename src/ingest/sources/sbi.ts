@@ -2,6 +2,7 @@ import { IngestFormatError } from '../parsed-day.js';
 import { isValidIsoDate, showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
+import { recentDays } from './day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const SERIES_FEED = 'https://sedlabanki.is/xmltimeseries/Default.aspx';
@@ -62,11 +63,6 @@ export const sbi: SourceAdapter = {
   },
   parse: async (bytes, origin) => parseSbi(bytes, origin),
 };
-
-function recentDays(days: number): DayRange {
-  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-  return { from: day(Date.now() - (days - 1) * 86_400_000), to: day(Date.now()) };
-}
 
 function parseSbi(bytes: Buffer, origin: string): SourceDay[] {
   const group = xmlNode(readBankXml(bytes, origin, ['TimeSeries', 'Entry'])['Group']);
