@@ -56,8 +56,9 @@ export class DayCollector {
   }
 
   /**
-   * Adds a metal a bank quotes in base units per gram (per `nominal` grams, as `add` reads it): P(code)
-   * per troy ounce = value / nominal × 31.1034768, exact (only a base-per-unit source can quote so).
+   * Adds a metal a bank quotes in base units per gram (per `nominal` grams, read as `add` reads
+   * it): P(code) per troy ounce = value / nominal × 31.1034768, exact (only a base-per-unit source
+   * can quote so).
    */
   addPerGram(date: string, code: string, value: string, nominal = '1'): void {
     this.add(date, code, value, nominal);

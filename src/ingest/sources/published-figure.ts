@@ -3,8 +3,8 @@ import { IngestFormatError } from '../parsed-day.js';
 import { canonicalRate, showValue } from '../rate-value.js';
 
 /**
- * A double written to 17 significant digits is off the decimal it stands for by under 2·10^-16 of
- * it; a gap over 10^-15 of it is a real digit, not float noise.
+ * A double's text (shortest or 17 significant digits) is off the decimal it stands for by at most
+ * about 2·10^-16 of it; a gap over 10^-15 of it is a real digit, not float noise.
  */
 const DOUBLE_DIGITS = 15;
 
