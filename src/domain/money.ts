@@ -187,6 +187,29 @@ export function dividedByPowerOfTen(value: Decimal, places: number): Decimal {
   return { units: value.units, scale: value.scale + places };
 }
 
+/** a × b, exact: the units multiply and the scales add (a price per gram times grams per ounce). */
+export function multiplied(a: Decimal, b: Decimal): Decimal {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/** value rounded to `places` decimals, half up (ties away from zero); one with fewer is as it is. */
+export function roundedToPlaces(value: Decimal, places: number): Decimal {
+  if (value.scale <= places) return value;
+  return { units: roundedQuotient(value.units, pow10(value.scale - places)), scale: places };
+}
+
+/**
+ * True when b lies within |a| / 10^digits of a, exactly: b agrees with a to about `digits`
+ * significant digits, whatever their size.
+ */
+export function agreesWithin(a: Decimal, b: Decimal, digits: number): boolean {
+  const scale = Math.max(a.scale, b.scale);
+  const x = a.units * pow10(scale - a.scale);
+  const y = b.units * pow10(scale - b.scale);
+  const gap = x > y ? x - y : y - x;
+  return gap * pow10(digits) <= (x < 0n ? -x : x);
+}
+
 /**
  * The shortest plain decimal text of a value: no exponent, no trailing fractional zeros, one
  * leading zero before a point ("0.570006", "88.2826", "1"). Equal values give equal texts, so

@@ -52,6 +52,15 @@ export function canonicalRate(text: string, where: string | (() => string)): str
   return fracPart === '' ? intPart : `${intPart}.${fracPart}`;
 }
 
+/**
+ * A rate its bank writes with a decimal comma ("88,2826"), with a point instead, for canonicalRate
+ * to check. A point is refused: it would be a format `bank` ("the CBR") does not use.
+ */
+export function fromDecimalComma(text: string, where: string, bank: string): string {
+  if (text.includes('.')) throw new IngestFormatError(`${where}: invalid rate ${showValue(text)} (${bank} writes a decimal comma)`);
+  return text.replace(',', '.');
+}
+
 /** True for a code the ECB could publish: exactly three upper-case ASCII letters. */
 export function isCurrencyCode(s: string): boolean {
   return s.length === 3 && isUpper(s.charCodeAt(0)) && isUpper(s.charCodeAt(1)) && isUpper(s.charCodeAt(2));

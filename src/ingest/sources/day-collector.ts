@@ -1,4 +1,4 @@
-import { decimal, decimalText, dividedByPowerOfTen, powerOfTenExponent } from '../../domain/money.js';
+import { decimal, decimalText, dividedByPowerOfTen, multiplied, powerOfTenExponent } from '../../domain/money.js';
 import { IngestFormatError } from '../parsed-day.js';
 import { canonicalRate, isCurrencyCode, isValidIsoDate, showValue } from '../rate-value.js';
 import type { SourceDay } from './source-adapter.js';
@@ -10,6 +10,9 @@ export class EmptyDocumentError extends IngestFormatError {
 
 /** Largest nominal a bank may quote per: 10^9 (the CBR's largest is 1,000,000). */
 const MAX_NOMINAL_EXPONENT = 9;
+
+/** Grams in one troy ounce, exactly (DECISIONS §15: metals are per troy ounce). */
+const GRAMS_PER_TROY_OUNCE = decimal('31.1034768');
 
 /**
  * Gathers a source's values day by day and refuses what cannot be one bank's publication: a
@@ -34,7 +37,8 @@ export class DayCollector {
 
   /**
    * Adds P(code) = value / nominal on `date`. `value` is the bank's text with a decimal point;
-   * `nominal` the number of units it is quoted per, as written ("1", "100").
+   * `nominal` the number of units it is quoted per, as written ("1", "100"). A `units-per-base`
+   * source (units of code per 1 base unit) adds its value as written, with nominal "1".
    */
   add(date: string, code: string, value: string, nominal: string): void {
     const values = this.day(date, `day ${date}`);
@@ -49,6 +53,17 @@ export class DayCollector {
     }
     const rate = canonicalRate(value, at);
     values.set(code, exponent === 0 ? rate : decimalText(dividedByPowerOfTen(decimal(rate), exponent)));
+  }
+
+  /**
+   * Adds a metal a bank quotes in base units per gram (per `nominal` grams, read as `add` reads
+   * it): P(code) per troy ounce = value / nominal × 31.1034768, exact (only a base-per-unit source
+   * can quote so).
+   */
+  addPerGram(date: string, code: string, value: string, nominal = '1'): void {
+    this.add(date, code, value, nominal);
+    const values = this.days.get(date)!;
+    values.set(code, decimalText(multiplied(decimal(values.get(code)!), GRAMS_PER_TROY_OUNCE)));
   }
 
   /** The days gathered, oldest first; refuses a document with no values at all. */
@@ -67,6 +82,11 @@ export function isoFromDotted(text: string): string | undefined {
   if (!/^\d{2}\.\d{2}\.\d{4}$/.test(text)) return undefined;
   const iso = `${text.slice(6)}-${text.slice(3, 5)}-${text.slice(0, 2)}`;
   return isValidIsoDate(iso) ? iso : undefined;
+}
+
+/** YYYY-MM-DD as DD.MM.YYYY, the day format of the feeds that take one (NBK's, NBM's). */
+export function dottedFromIso(iso: string): string {
+  return `${iso.slice(8)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * One day of a source, in the source's own terms: for each currency c, P(c) = units of the
- * source's base currency per ONE unit of c (the bank's nominal divided out), as canonical decimal
- * text. The base itself is implicit (P(base) = 1) and never listed.
+ * One day of a source, in the source's own terms (`SourceTerms`): for each currency c, P(c) =
+ * units of the source's base currency per ONE unit of c (the bank's nominal divided out), or for
+ * a `units-per-base` source units of c per 1 base unit, as canonical decimal text. The base
+ * itself is implicit and never listed.
  */
 export interface SourceDay {
   date: string;                 // YYYY-MM-DD, the day the values are effective
@@ -27,9 +28,10 @@ export interface DayRange {
 }
 
 /**
- * Terms of a source's values. `base-per-unit`: P(c) as above (every bank but the ECB).
- * `units-per-base`: units of c per 1 base unit, the ECB's reference rates as it publishes them
- * (and as the service has always served them).
+ * Terms of a source's values. `base-per-unit`: P(c) as above (most banks).
+ * `units-per-base`: units of c per 1 base unit, as written: the ECB's reference rates as the
+ * service has always stored and served them, and the banks quoting the same way (Banca d'Italia
+ * per 1 EUR, the Bank of England per 1 GBP, the RBA per 1 AUD).
  */
 export type SourceTerms = 'base-per-unit' | 'units-per-base';
 

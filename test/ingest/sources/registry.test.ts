@@ -8,12 +8,20 @@ import { SOURCE_ADAPTERS, SOURCE_IDS, sourceAdapter } from '../../../src/ingest/
 import { ECB_FIXTURES } from '../../helpers/ecb-history-csv.js';
 import { PROVIDER_FILES, providerBytes } from '../../helpers/provider-fixtures.js';
 
-test('when the registry is read, then it lists the ECB and the five banks, each with a unique id and a well-formed description', () => {
-  assert.deepEqual(SOURCE_IDS, ['ecb', 'nbp', 'cnb', 'boc', 'cbr', 'nbu']);
+/** The sources quoting units of each currency per 1 base unit, stored as written (never inverted). */
+const UNITS_PER_BASE = ['ecb', 'bdi', 'boe', 'rba', 'hnb'];
+
+test('when the registry is read, then it lists the ECB and the banks, each with a unique id and a well-formed description', () => {
+  assert.deepEqual(SOURCE_IDS, [
+    'ecb', 'nbp', 'cnb', 'boc', 'cbr', 'nbu',
+    'bdi', 'boe', 'rba', 'nb', 'rb', 'dnb', 'bnr', 'mnb', 'bcb', 'nbg', 'nbk', 'nbrb', 'imf', 'hkma',
+    'sarb', 'cbu', 'bna', 'bcra', 'bom', 'nbm', 'sbi', 'nbe', 'hnb', 'cba', 'nbt', 'bcu', 'nbkr', 'bnm',
+  ]);
+  assert.equal(new Set(SOURCE_IDS).size, SOURCE_IDS.length, 'unique ids');
   for (const adapter of SOURCE_ADAPTERS) {
     assert.equal(sourceAdapter(adapter.id), adapter);
     assert.match(adapter.base, /^[A-Z]{3}$/, adapter.id);
-    assert.equal(adapter.terms, adapter.id === 'ecb' ? 'units-per-base' : 'base-per-unit', adapter.id);
+    assert.equal(adapter.terms, UNITS_PER_BASE.includes(adapter.id) ? 'units-per-base' : 'base-per-unit', adapter.id);
     assert.match(adapter.homepage, /^https:\/\//, adapter.id);
     assert.match(adapter.schedule.localTime, /^([01]\d|2[0-3]):[0-5]\d$/, adapter.id);
     assert.doesNotThrow(() => new Intl.DateTimeFormat('en', { timeZone: adapter.schedule.timeZone }), `${adapter.id}: a real IANA zone`);

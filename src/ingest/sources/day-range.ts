@@ -1,0 +1,30 @@
+import type { DayRange } from './source-adapter.js';
+
+const DAY_MS = 86_400_000;
+
+function isoDay(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/** Today's ISO day (UTC): what a feed that takes one day is asked for the latest. */
+export function today(): string {
+  return isoDay(Date.now());
+}
+
+/** The ISO day `days` days before today (UTC): where a latest range fetch starts. */
+export function daysAgo(days: number): string {
+  return isoDay(Date.now() - days * DAY_MS);
+}
+
+/** The last `days` days up to today (UTC), today included: a latest fetch that spans holidays. */
+export function recentDays(days: number): DayRange {
+  const now = Date.now();
+  return { from: isoDay(now - (days - 1) * DAY_MS), to: isoDay(now) };
+}
+
+/** Every ISO day of a range, oldest first: a feed that takes one day is asked once a day. */
+export function eachDay(range: DayRange): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += DAY_MS) days.push(isoDay(t));
+  return days;
+}
