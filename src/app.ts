@@ -15,7 +15,6 @@ import { registerErrorHandling } from './http/errors.js';
 import { authenticate } from './http/hooks/authenticate.js';
 import { commonHeaders } from './http/hooks/common-headers.js';
 import { countRequest } from './http/hooks/count-request.js';
-import { validateInput } from './http/hooks/validate-input.js';
 import { enforceRequestLimits, HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
 import { registerApiDocs } from './http/openapi/register-api-docs.js';
 import { requestIdOf } from './http/request-id.js';
@@ -23,7 +22,8 @@ import { ResponseCache } from './http/response-cache.js';
 import { apiRoutes } from './http/routes/api-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { metricsRoutes, observeAnswer, type MetricsExposure } from './http/routes/metrics-routes.js';
-import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/other-methods.js';
+import { emptyParameterIsUnknownPath } from './http/hooks/empty-parameter.js';
+import { otherMethodRoutes } from './http/routes/other-methods.js';
 import { webPageRoutes } from './http/routes/web-page.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
@@ -104,7 +104,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // DECISIONS §1: auth, then quota, then validation, then the handler.
     api.addHook('onRequest', authenticate(deps.keys));
     api.addHook('onRequest', countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }));
-    api.addHook('preHandler', validateInput);
     apiRoutes(api, { view: deps.view, sources: deps.sources, tracked: deps.tracked, cache: new ResponseCache() });
   });
   return app;

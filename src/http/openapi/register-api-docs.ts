@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { guardDocsPath, protectDocs } from './docs-guard.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './docs-paths.js';
-import { documentRoute, requestHeadersDoc, ROUTE_DOCS } from './route-docs.js';
+import { requestHeadersDoc } from './route-docs.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -30,7 +30,7 @@ const zodTransform = createJsonSchemaTransform({ skipList: [] });
 
 const transform: SwaggerTransform = (input) => {
   const result = zodTransform(input) as { schema: FastifySchema & Record<string, unknown>; url: string };
-  const doc = ROUTE_DOCS[input.url];
+  const doc = input.route.config?.doc;
   if (doc === undefined || input.route.method !== 'GET' || result.schema.hide) return result;
   const response = (result.schema.response ?? {}) as Record<string, Record<string, unknown>>;
   for (const [status, documented] of Object.entries(doc.responses)) {
@@ -77,8 +77,6 @@ const transformObject: SwaggerTransformObject = (document) => {
  * are registered beside, not inside, the authenticated plugin. Call before any route is added.
  */
 export function registerApiDocs(app: FastifyInstance): void {
-  app.addHook('onRoute', documentRoute);
-
   app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
