@@ -10,6 +10,7 @@ import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { errorBody, expectError } from '../helpers/http-expect.js';
 import { FIXTURES, ManualClock, read, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
 /** GET /metrics: Prometheus text, counters that move with traffic, its own token, METRICS=off. */
 
@@ -132,4 +133,21 @@ test('when this process runs the scheduled ingestion, then its runs, failures an
   assert.equal(sample(text, 'currency_rates_ingestion_failures_total{trigger="scheduled"}'), 1);
   assert.equal(sample(text, 'currency_rates_ingestion_last_success_timestamp_seconds'), Date.UTC(2026, 6, 6, 16, 30) / 1000);
   assert.equal(sample(text, 'currency_rates_ingestion_runs_total{trigger="startup"}'), 0);
+});
+
+test('when Node refuses a request or the router cannot decode its path, then the answer is counted like any other', async (t) => {
+  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const { port } = new URL(server.url);
+  // Request line and headers past the 32 KB limit: Node's parser refuses it before Fastify sees it.
+  const tooLarge = await rawRequest('127.0.0.1', Number(port), { target: `${V1}/currencies`, headers: [['x-filler', 'x'.repeat(40 * 1024)]] });
+  assert.equal(tooLarge.status, 431);
+  assert.equal(tooLarge.text, '{"statusCode":431,"message":"The request line and headers are larger than 32768 bytes","error":"Request Header Fields Too Large"}');
+  // An invalid percent-encoding in a path parameter: the router's own error.
+  const badEncoding = await rawRequest('127.0.0.1', Number(port), { target: `${V1}/rates/%E0%A4%A` });
+  assert.equal(badEncoding.status, 400);
+
+  const text = await scrape(server);
+  assert.equal(sample(text, requests('unmatched', 431)), 1);
+  // No route matched either: both under `unmatched`, never the raw URL.
+  assert.equal(sample(text, requests('unmatched', 400)), 1);
 });

@@ -41,7 +41,7 @@ export const BulkConversion = z
     ],
   });
 
-/** GET /api/v1/convert/bulk: one amount into up to 25 currencies. */
+/** One amount into up to 25 currencies. */
 export const convertBulkEndpoint = defineEndpoint({
   path: '/api/v1/convert/bulk',
   query: bulkQuery,

@@ -21,7 +21,7 @@ export const Conversion = z
     examples: [{ from: 'USD', to: 'JPY', amount: '100', result: '15983.396097', rate: '159.833961', date: '2026-04-13' }],
   });
 
-/** GET /api/v1/convert: one amount into one currency. */
+/** One amount into one currency. */
 export const convertEndpoint = defineEndpoint({
   path: '/api/v1/convert',
   query: convertQuery,

@@ -15,7 +15,7 @@ export const CurrencyList = z
   .array(Currency)
   .meta({ id: 'CurrencyList', description: 'Every served currency, sorted by code' });
 
-/** GET /api/v1/currencies: the served currencies. */
+/** The served currencies. */
 export const currenciesEndpoint = defineEndpoint({
   path: '/api/v1/currencies',
   cacheable: true,

@@ -32,7 +32,7 @@ export const Fluctuation = z
   })
   .meta({ id: 'Fluctuation', description: 'How each currency moved over a range' });
 
-/** GET /api/v1/fluctuation/{start}..{end}: how each rate moved over a range. */
+/** How each rate moved over a range. */
 export const fluctuationEndpoint = defineEndpoint({
   path: '/api/v1/fluctuation/:start..:end',
   params: rangeParams,

@@ -19,7 +19,7 @@ export const RateSet = z
     examples: [{ base: 'USD', date: '2026-04-13', rates: { GBP: '0.745104', JPY: '159.833961' } }],
   });
 
-/** GET /api/v1/rates/latest: the newest rate set. */
+/** The newest rate set. */
 export const latestRatesEndpoint = defineEndpoint({
   path: '/api/v1/rates/latest',
   query: rateSetQuery,

@@ -30,7 +30,7 @@ export const RateRange = z
     ],
   });
 
-/** GET /api/v1/rates/{start}..{end}: the rate sets of a range of days, as JSON or CSV. */
+/** The rate sets of a range of days, as JSON or CSV. */
 export const rateRangeEndpoint = defineEndpoint({
   path: '/api/v1/rates/:start..:end',
   params: rangeParams,

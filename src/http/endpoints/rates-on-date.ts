@@ -6,7 +6,7 @@ import { dateParams, rateSetOf, rateSetQuery } from './parameters.js';
 
 
 
-/** GET /api/v1/rates/{date}: the rate set of one day exactly. */
+/** The rate set of one day exactly. */
 export const ratesOnDateEndpoint = defineEndpoint({
   path: '/api/v1/rates/:date',
   params: dateParams,

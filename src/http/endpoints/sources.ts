@@ -39,7 +39,7 @@ export const SourceList = z.array(Source).meta({
   ],
 });
 
-/** GET /api/v1/sources: the enabled rate sources and what is stored of each. */
+/** The enabled rate sources and what is stored of each. */
 export const sourcesEndpoint = defineEndpoint({
   path: '/api/v1/sources',
   // DECISIONS §9: from the snapshot, so kept by its version like the rates.

@@ -24,7 +24,7 @@ export const Usage = z
     examples: [{ limit: 1000, used: 42, remaining: 958, period_start: '2026-11-02T08:14:05Z', period_end: '2026-12-02T08:14:06Z' }],
   });
 
-/** GET /api/v1/usage: the calling key's quota and its use. */
+/** The calling key's quota and its use. */
 export const usageEndpoint = defineEndpoint({
   path: '/api/v1/usage',
   // DECISIONS §10: counted like any request, so the answer includes itself; never the same twice.

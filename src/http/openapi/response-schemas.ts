@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { NUMERIC_STRING } from '../../domain/money.js';
 
 /**
- * The bodies the API answers, as zod schemas: attached to the routes' `schema.response` and
- * turned into the OpenAPI document's components. They document; they never serialise (the
- * handlers send bytes they rendered themselves, see openapi/register-api-docs.ts).
+ * The pieces of the API's answers as zod schemas, shared by the endpoints (each holds its own
+ * 200 body: src/http/endpoints/), and the bodies every route shares: the errors and the probes.
+ * Attached to the routes' `schema.response` and turned into the OpenAPI document's components;
+ * they document, they never serialise (the handlers send bytes they rendered themselves).
  *
  * Each schema with an `id` becomes `#/components/schemas/<id>`.
  */
