@@ -9,6 +9,7 @@ import { randomAmount } from '../helpers/random-amounts.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { read, startTestServer } from '../helpers/test-server.js';
+import { REPO_ROOT } from '../helpers/fixtures.js';
 
 /**
  * Issue 40: the page at `/` in a real browser, Debian's headless Chromium driven by playwright-core,
@@ -19,7 +20,7 @@ import { read, startTestServer } from '../helpers/test-server.js';
  * the shots go to a temp dir, so a test run leaves the work tree as it was.
  */
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
+const ROOT = REPO_ROOT;
 const SEED = 40;
 const NEWEST = '2026-04-13';
 /** The first day of each range the page offers, the history ending on NEWEST. */
