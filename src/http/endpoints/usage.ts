@@ -15,13 +15,13 @@ export const Usage = z
     limit: z.int().min(1).describe("The key's quota: requests per period (X-RateLimit-Limit)"),
     used: z.int().min(1).describe('Requests counted in the current period, this one included'),
     remaining: z.int().min(0).describe('limit − used (X-RateLimit-Remaining)'),
-    period_start: isoSecond("When the period began (the key's first request in it), to the second, rounded down", '2026-11-02T08:14:05Z'),
+    period_start: isoSecond("When the period began (the key's first request in it), to the second, rounded up: period_end − the period", '2026-11-02T08:14:06Z'),
     period_end: isoSecond('When the period ends (X-RateLimit-Reset), to the second, rounded up', '2026-12-02T08:14:06Z'),
   })
   .meta({
     id: 'Usage',
     description: "The calling key's quota and its use in the current period, this request included",
-    examples: [{ limit: 1000, used: 42, remaining: 958, period_start: '2026-11-02T08:14:05Z', period_end: '2026-12-02T08:14:06Z' }],
+    examples: [{ limit: 1000, used: 42, remaining: 958, period_start: '2026-11-02T08:14:06Z', period_end: '2026-12-02T08:14:06Z' }],
   });
 
 /** The calling key's quota and its use. */
