@@ -73,6 +73,11 @@ test(
       assert.equal(await textOf(page, '#convert-output'), 'Enter an API key first (above).');
     });
 
+    await t.test('the key field has no name: a submit without the page\'s script (a GET) cannot put the key in the URL', async () => {
+      assert.equal(await page.locator('#key-input').getAttribute('name'), null);
+      assert.equal(await page.locator('#key-form').getAttribute('method'), null);
+    });
+
     await t.test('a bad key shows the 401 message in words, and is not kept', async () => {
       await page.getByLabel('API key', { exact: true }).fill(`cr_${'x'.repeat(43)}`);
       await page.getByLabel('API key', { exact: true }).press('Enter');
@@ -145,6 +150,11 @@ test(
       await page.getByLabel('Range').selectOption('1y');
       await page.getByRole('button', { name: 'Draw' }).press('Enter');
       await page.locator(`#chart[data-first="${firstDays.get('1y')}"]`).waitFor();
+      // With the pointer away from the chart, the legend shows the last day and its rate, as uPlot formats numbers.
+      const newest = (await api(`/api/v1/rates/${NEWEST}?base=${base}&symbols=${symbol}`)).rates as Json;
+      const shown = await page.evaluate((rate) => new Intl.NumberFormat((globalThis as unknown as { navigator: { language: string } }).navigator.language).format(rate), Number(newest[symbol]));
+      await page.mouse.move(0, 0);
+      assert.deepEqual(await page.locator('#chart .u-legend .u-value').allTextContents(), [NEWEST, shown]);
     });
 
     await t.test('the latest rates of a chosen base are the API\'s strings', async () => {
