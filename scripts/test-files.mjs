@@ -6,8 +6,9 @@ import { readdirSync } from 'node:fs';
 
 const UNIT = ['test/domain/', 'test/http/', 'test/config/', 'test/ingest/', 'test/live/', 'test/metrics/', 'test/logger.test.ts'];
 
-// Under those, but run from the build: they start the CLI as a process (dist/src/cli/main.js), or
-// check whole histories against an oracle, which takes longer than the unit loop's budget.
+// Under those, but run from the build: they start the CLI as a process (dist/src/cli/main.js), serve
+// the built page over sockets (keep-alive, raw requests, servers sharing a database), or check
+// whole histories against an oracle, which takes longer than the unit loop's budget.
 const BUILD_ONLY = new Set([
   'test/config/numbers.test.ts',
   'test/config/sources.test.ts',
@@ -16,6 +17,11 @@ const BUILD_ONLY = new Set([
   'test/http/blended-oracle.test.ts',
   'test/http/blended-rates.test.ts',
   'test/http/history-oracle.test.ts',
+  'test/http/keep-alive-keys.test.ts',
+  'test/http/key-quotas.test.ts',
+  'test/http/metrics-exposure.test.ts',
+  'test/http/quota.test.ts',
+  'test/http/request-id.test.ts',
 ]);
 
 const all = readdirSync('test', { recursive: true, encoding: 'utf8' })
