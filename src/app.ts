@@ -57,7 +57,7 @@ export interface AppDeps {
   webFiles?: Map<string, WebFile>;
 }
 
-// Validation runs in validateInput over path and query at once, and the handlers send JSON they
+// Validation runs in each endpoint's handler over path and query at once, and the handlers send JSON they
 // rendered themselves: the route schemas only document. Given to the constructor, Fastify never
 // loads Ajv and fast-json-stringify.
 const passThrough: FastifySchemaCompiler<unknown> = () => (data) => ({ value: data });

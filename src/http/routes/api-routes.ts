@@ -30,9 +30,9 @@ function rendered(representation: Representation): RenderedBody {
 }
 
 /**
- * The API's GET routes, one per endpoint of the list; their input is validated by the
- * validateInput hook first. A cacheable endpoint's body is computed once per URL, representation
- * and data version, then sent again as it is.
+ * The API's GET routes, one per endpoint of the list, each validating its input first
+ * (endpoint.ts). A cacheable endpoint's body is computed once per URL, representation and data
+ * version, then sent again as it is.
  */
 export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps): void {
   const respond: Respond = (request, reply, endpoint, compute) => {
