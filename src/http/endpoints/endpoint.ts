@@ -44,7 +44,7 @@ export interface EndpointSpec<P extends z.ZodType, Q extends z.ZodType, B> {
 export type Representation = { text: string; type: 'json' | 'csv' } | { value: unknown };
 
 /**
- * How every API route answers (respond.ts): `compute` is called only when no kept answer fits,
+ * How every API route answers (routes/api-routes.ts): `compute` is called only when no kept answer fits,
  * with the representation the client prefers.
  */
 export type Respond = (
@@ -66,8 +66,8 @@ export interface ApiEndpoint {
 
 /** One endpoint from its spec: its handler validates the input, then answers through `respond`. */
 export function defineEndpoint<B, P extends z.ZodType = NoInput, Q extends z.ZodType = NoInput>(spec: EndpointSpec<P, Q, B>): ApiEndpoint {
-  const input = { ...(spec.params ? { params: spec.params } : {}), ...(spec.query ? { querystring: spec.query } : {}) };
-  const options = documented(spec.doc, input, spec.csv !== undefined);
+  const schemas = { ...(spec.params ? { params: spec.params } : {}), ...(spec.query ? { querystring: spec.query } : {}) };
+  const options = documented(spec.doc, schemas, spec.csv !== undefined);
   const represent = (body: B, csv: boolean): Representation => {
     if (csv && spec.csv) return { text: spec.csv(body), type: 'csv' };
     return spec.json ? { text: spec.json(body), type: 'json' } : { value: body };
