@@ -1,5 +1,9 @@
+# The Node.js LTS line to build and run on: 24 (the default) or 22, the lines package.json supports
+# (docker build --build-arg NODE_MAJOR=22 .).
+ARG NODE_MAJOR=24
+
 # Build stage: compiles TypeScript and better-sqlite3's native addon.
-FROM node:24-bookworm-slim AS build
+FROM node:${NODE_MAJOR}-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
@@ -12,7 +16,7 @@ COPY migrations ./migrations
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 # Runtime stage: the compiled service and production dependencies only, as a non-root user.
-FROM node:24-bookworm-slim
+FROM node:${NODE_MAJOR}-bookworm-slim
 ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/data/currency-rates.db \
     PORT=3000

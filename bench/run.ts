@@ -6,7 +6,7 @@ import { generateApiKey, hashApiKey } from '../src/domain/api-keys.js';
 import { DEFAULT_TRACKED, TrackedCurrencies } from '../src/domain/currencies.js';
 import { ratesBetween } from '../src/domain/range-queries.js';
 import { latestRates } from '../src/domain/rate-queries.js';
-import { rateRangeJson } from '../src/http/rate-range-formats.js';
+import { rateRangeJson } from '../src/http/endpoints/rate-range.js';
 import { runIngestion } from '../src/ingest/run-ingestion.js';
 import { ecb } from '../src/ingest/sources/ecb.js';
 import { sourceAdapter, SOURCE_IDS } from '../src/ingest/sources/registry.js';

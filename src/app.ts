@@ -8,23 +8,30 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.js';
 import type { TrackedCurrencies } from './domain/currencies.js';
-import type { SourceDescription } from './domain/source-values.js';
 import { systemClock, type Clock } from './domain/quota.js';
-import { logAccess } from './http/access-log.js';
+import type { SourceDescription } from './domain/source-values.js';
+import { clientErrorHandler, Exchanges } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
+import { frameworkErrors } from './http/framework-errors.js';
 import { authenticate } from './http/hooks/authenticate.js';
+import { closeWhenDraining } from './http/hooks/close-when-draining.js';
 import { commonHeaders } from './http/hooks/common-headers.js';
 import { countRequest } from './http/hooks/count-request.js';
-import { validateInput } from './http/hooks/validate-input.js';
-import { enforceRequestLimits, HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
-import { registerApiDocs } from './http/openapi/register-api-docs.js';
+import { guardDocsPath, protectDocs } from './http/hooks/docs-guard.js';
+import { emptyParameterIsUnknownPath } from './http/hooks/empty-parameter.js';
+import { logAccess } from './http/hooks/log-access.js';
+import { observeAnswer, observeAnswers } from './http/hooks/observe-answer.js';
+import { exactPathOnly, protectPage } from './http/hooks/page-guard.js';
+import { requestLimits } from './http/hooks/request-limits.js';
+import { HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
+import { apiReference, registerOpenApi } from './http/openapi/register-api-docs.js';
 import { requestIdOf } from './http/request-id.js';
 import { ResponseCache } from './http/response-cache.js';
 import { apiRoutes } from './http/routes/api-routes.js';
 import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
-import { metricsRoutes, observeAnswer, type MetricsExposure } from './http/routes/metrics-routes.js';
-import { emptyParameterIsUnknownPath, otherMethodRoutes } from './http/routes/other-methods.js';
-import { webPageRoutes } from './http/routes/web-page.js';
+import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
+import { otherMethodRoutes } from './http/routes/other-methods.js';
+import { loadWebFiles, webPageRoutes, type WebFile } from './http/routes/web-page.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -46,9 +53,11 @@ export interface AppDeps {
   metrics?: MetricsExposure | undefined;
   /** True once the server is shutting down: /ready is then 503 and every answer closes its connection. */
   draining?: () => boolean;
+  /** The page at `/` and its assets; by default the build's (dist/web), which must exist. */
+  webFiles?: Map<string, WebFile>;
 }
 
-// Validation runs in validateInput over path and query at once, and the handlers send JSON they
+// Validation runs in each endpoint's handler over path and query at once, and the handlers send JSON they
 // rendered themselves: the route schemas only document. Given to the constructor, Fastify never
 // loads Ajv and fast-json-stringify.
 const passThrough: FastifySchemaCompiler<unknown> = () => (data) => ({ value: data });
@@ -57,19 +66,36 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaCont
 // Fastify's types tie these factories to Ajv and fast-json-stringify, the defaults they stand for.
 const OWN_COMPILERS = { buildValidator: () => passThrough, buildSerializer: () => plainJson } as unknown as CompilersFactory;
 
-/** The one app factory: the server, the tests and the scripts all build exactly this. */
+/**
+ * The one app factory: the server, the tests and the scripts all build exactly this. The edge,
+ * in the order a request meets it:
+ *   Node's parser     what it refuses (400, 408, 414, 431): clientErrorHandler (client-errors.ts)
+ *   the router        a bad percent-encoding, a parameter too long: frameworkErrors
+ *   onRequest         commonHeaders, requestLimits, emptyParameterIsUnknownPath; then per context:
+ *                     /docs guardDocsPath, the page exactPathOnly, other methods preflight or 405,
+ *                     the API authenticate then countRequest (DECISIONS §1)
+ *   handler           an API endpoint validates its input, then answers (endpoints/endpoint.ts)
+ *   errors            registerErrorHandling: every refusal in the spec's shape (errors.ts)
+ *   onSend            closeWhenDraining; /docs protectDocs, the page protectPage, /metrics withoutCors
+ *   onResponse        logAccess, observeAnswers (with /metrics)
+ */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.httpLimits ?? HTTP_LIMITS;
+  const metrics = deps.metrics?.metrics;
+  // Per app, never per module: what the client-error handler knows of each connection.
+  const exchanges = new Exchanges();
   const app = Fastify({
     ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger }),
     // The API reads no bodies: a tiny limit, and the parser below discards what comes.
     bodyLimit: 1024,
-    // URL and header sizes, timeouts, and JSON answers for what Node's parser refuses.
-    ...limitOptions(limits, (request, reply) => {
+    // URL and header sizes and timeouts; JSON answers, counted, for what Node's parser and the router refuse.
+    ...limitOptions(limits),
+    clientErrorHandler: clientErrorHandler(limits, exchanges, (method, status) => metrics?.observeRequest('unmatched', method, status, 0)),
+    frameworkErrors: frameworkErrors(limits, (request, reply) => {
       logAccess(request, reply, () => undefined);
-      if (deps.metrics) observeAnswer(deps.metrics.metrics, request, reply);
+      if (metrics) observeAnswer(metrics, request, reply);
     }),
-    // One access line per request, written in onResponse (http/access-log.ts), not two.
+    // One access line per request, written in onResponse (hooks/log-access.ts), not two.
     logController: new LogController({ disableRequestLogging: true }),
     // The caller's X-Request-Id when acceptable, else a UUID.
     genReqId: requestIdOf,
@@ -82,29 +108,37 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     payload.resume();
     done(null, undefined);
   });
+  const draining = deps.draining ?? (() => false);
 
   registerErrorHandling(app);
   app.addHook('onRequest', commonHeaders);
-  app.addHook('onRequest', enforceRequestLimits(limits));
+  app.addHook('onRequest', requestLimits(limits, exchanges));
   app.addHook('onRequest', emptyParameterIsUnknownPath);
+  app.addHook('onSend', closeWhenDraining(draining));
   app.addHook('onResponse', logAccess);
-  const draining = deps.draining ?? (() => false);
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining()) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  if (metrics) app.addHook('onResponse', observeAnswers(metrics));
+
   // Before any route, so that it documents them all; beside the API plugin: no key, not counted.
-  registerApiDocs(app);
+  registerOpenApi(app);
+  app.register(async (reference) => {
+    reference.addHook('onRequest', guardDocsPath);
+    reference.addHook('onSend', protectDocs);
+    await reference.register(apiReference);
+  });
   if (deps.metrics) metricsRoutes(app, deps.metrics);
   app.register(async (methods) => otherMethodRoutes(methods));
   app.register(async (probes) => healthRoutes(probes, deps.readiness, draining));
   // The page at `/`: beside the API plugin, so loading it needs no key and counts nothing.
-  app.register(async (page) => webPageRoutes(page));
+  const webFiles = deps.webFiles ?? loadWebFiles();
+  app.register(async (page) => {
+    page.addHook('onRequest', exactPathOnly);
+    page.addHook('onSend', protectPage);
+    webPageRoutes(page, webFiles);
+  });
   app.register(async (api) => {
-    // DECISIONS §1: auth, then quota, then validation, then the handler.
+    // DECISIONS §1: auth, then quota, then validation (in each endpoint's handler), then the answer.
     api.addHook('onRequest', authenticate(deps.keys));
     api.addHook('onRequest', countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }));
-    api.addHook('preHandler', validateInput);
     apiRoutes(api, { view: deps.view, sources: deps.sources, tracked: deps.tracked, cache: new ResponseCache() });
   });
   return app;

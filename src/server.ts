@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type AppDeps } from './app.js';
 import { databaseForLog, metricsAccess, type Config, type MetricsAccess } from './config.js';
 import { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
@@ -113,8 +113,8 @@ export async function startServer(
   config: Config,
   log: FastifyBaseLogger,
   clock: Clock = systemClock,
-  /** Production leaves this out; tests of the timeouts shorten the limits. */
-  tuning: { httpLimits?: HttpLimits } = {},
+  /** Production leaves this out; tests of the timeouts shorten the limits, the unit loop serves no page. */
+  tuning: { httpLimits?: HttpLimits; webFiles?: AppDeps['webFiles'] } = {},
 ): Promise<RunningServer> {
   // Each backend outage is logged once as it begins and once as it ends, not once per failing call.
   const outages = new OutageLog(log);

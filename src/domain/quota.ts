@@ -66,15 +66,17 @@ export interface UsageBody {
 /**
  * What `GET /usage` answers, from the same policy and decision as its X-RateLimit headers:
  * `limit`, `remaining` and `period_end` are those headers' values. The period starts at a
- * millisecond; shown to the second it is rounded down, as its end (the Reset header) is rounded up.
+ * millisecond; both ends are shown to the second rounded up, as the Reset header is, so they are
+ * exactly one period apart.
  */
 export function usageOf(policy: QuotaPolicy, decision: QuotaDecision): UsageBody {
+  const reset = resetOf(policy, decision);
   return {
     limit: policy.limit,
     used: decision.used,
     remaining: remainingOf(policy, decision),
-    period_start: isoSeconds(Math.floor(decision.periodStart / 1000)),
-    period_end: isoSeconds(resetOf(policy, decision)),
+    period_start: isoSeconds(reset - policy.periodMs / 1000),
+    period_end: isoSeconds(reset),
   };
 }
 

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_PREFIX } from '../domain/api-keys.js';
 
 /** What a masked value is logged as. */
@@ -56,21 +55,4 @@ export function loggableUrl(url: string): string {
     if (question !== -1) shown += '?' + url.slice(question + 1).split('&').map(maskedParameter).join('&');
   }
   return shown.length > MAX_LOGGED_URL ? shown.slice(0, MAX_LOGGED_URL) + MORE : shown;
-}
-
-/** One structured line per request: what was asked, by which key id (never the key), how it went. */
-export function logAccess(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  // The request's child logger already carries reqId.
-  request.log.info(
-    {
-      method: request.method,
-      url: loggableUrl(request.url),
-      route: request.routeOptions.url,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-      keyId: request.keyId,
-    },
-    'request',
-  );
-  done();
 }

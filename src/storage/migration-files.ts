@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 export interface Migration {
   version: number;
@@ -9,7 +10,7 @@ export interface Migration {
 
 /** migrations/<dialect>/NNN_name.sql at the package root, in version order. */
 export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {
-  const dir = fileURLToPath(new URL(`../../../migrations/${dialect}/`, import.meta.url));
+  const dir = join(PACKAGE_ROOT, 'migrations', dialect, '/');
   return readdirSync(dir)
     .filter((file) => /^\d+_[\w-]+\.sql$/.test(file))
     .sort()

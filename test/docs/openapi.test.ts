@@ -15,6 +15,7 @@ import { openStores } from '../../src/storage/open-stores.js';
 import { StoreUnavailableError } from '../../src/storage/ports.js';
 import { renderOpenApiDocument } from '../../scripts/write-openapi.js';
 import { read, startTestServer } from '../helpers/test-server.js';
+import { REPO_ROOT } from '../helpers/fixtures.js';
 
 /**
  * The OpenAPI document: valid OpenAPI 3.1 by a maintained validator, the nine endpoints with
@@ -37,6 +38,7 @@ const ENDPOINTS = [
 /** A URL of the endpoint documented as `path` that answers 200 on hist.csv. */
 const urlOf = (path: string) => path.replace('{date}', '2026-04-13').replace('{start}..{end}', '2026-04-10..2026-04-13');
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is walked as untyped JSON
 type Json = Record<string, any>;
 
 interface Answer {
@@ -117,7 +119,7 @@ test('the OpenAPI document', async (t) => {
   });
 
   await t.test('when compared with openapi.json at the root, then it is the same (run "npm run openapi" after changing the API)', async () => {
-    const committed = JSON.parse(await readFile(new URL('../../../openapi.json', import.meta.url), 'utf8'));
+    const committed = JSON.parse(await readFile(`${REPO_ROOT}openapi.json`, 'utf8'));
     assert.deepEqual(committed, doc);
     assert.equal(await renderOpenApiDocument(), await renderOpenApiDocument(), 'the script writes the same bytes every time');
   });

@@ -5,8 +5,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ECB_FIXTURES, tempDir } from '../helpers/test-server.js';
+import { REPO_ROOT } from '../helpers/fixtures.js';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
+const ROOT = REPO_ROOT;
 
 function quickStartBlock(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { openBrowser, skipWithoutChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { REPO_ROOT } from '../helpers/fixtures.js';
 
 /**
  * /docs in a real browser: Debian's headless Chromium driven by playwright-core. The page must
@@ -14,7 +15,7 @@ import { startTestServer } from '../helpers/test-server.js';
  * temp dir, so a test run leaves the work tree as it was.
  */
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
+const ROOT = REPO_ROOT;
 const SCREENSHOT = join(ROOT, 'docs', 'reference-page.png');
 const ENDPOINTS = [
   '/api/v1/rates/latest',

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Runs the built CLI the way a user does (`node dist/src/cli/main.js …`) in a child process.
  * Paths are found from this file's place in dist/test/helpers, not from the working directory.
  */
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+import { MAIN_JS, REPO_ROOT } from './fixtures.js';
+
+export { MAIN_JS, REPO_ROOT };
 export const FIXTURE_DIR = join(REPO_ROOT, 'test', 'fixtures');
 
 export function fixture(name: string): string {

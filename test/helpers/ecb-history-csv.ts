@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import yauzl, { type Entry } from 'yauzl';
 import { crossRate, type EcbDay } from './oracle.js';
 
@@ -10,7 +9,9 @@ import { crossRate, type EcbDay } from './oracle.js';
  * The ECB's own files, byte for byte, in the repository (test/fixtures/ecb/; origin and sha256 in
  * test/fixtures/README.md). Ends with a slash.
  */
-export const ECB_FIXTURES = fileURLToPath(new URL('../../../test/fixtures/ecb/', import.meta.url));
+import { ECB_FIXTURES } from './fixtures.js';
+
+export { ECB_FIXTURES };
 /** The ECB's full history ZIP (1999-01-04 .. 2026-04-13): one member, eurofxref-hist.csv. */
 export const HISTORY_ZIP = join(ECB_FIXTURES, 'eurofxref-hist.zip');
 /** sha256 of the ZIP's member, the ECB's eurofxref-hist.csv (1,891,690 bytes). */

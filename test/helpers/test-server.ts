@@ -6,26 +6,14 @@ import type { Clock } from '../../src/domain/quota.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { ecb } from '../../src/ingest/sources/ecb.js';
 import { sourceAdapter } from '../../src/ingest/sources/registry.js';
+import { loadWebFiles } from '../../src/http/routes/web-page.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
-import { ECB_FIXTURES } from './ecb-history-csv.js';
-import { tempDir } from './temp-dir.js';
-import { freshTestStores } from './test-backend.js';
+import { ECB_FIXTURES, FIXTURES, ManualClock, tempDir } from './fixtures.js';
+import { freshTestStores, testBackendName } from './test-backend.js';
 
-export const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
-/** The ECB's own files (test/fixtures/ecb/, ends with a slash); the history CSV is historyCsvPath(). */
-export { ECB_FIXTURES };
-
-/** A clock tests move by hand instead of sleeping. */
-export class ManualClock implements Clock {
-  constructor(public current = Date.UTC(2026, 0, 1)) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-}
+/** The paths and the clock are in fixtures.ts; re-exported for the suites that take them from here. */
+export { ECB_FIXTURES, FIXTURES, ManualClock };
 
 export interface TestServer {
   url: string;
@@ -55,7 +43,11 @@ export { tempDir };
  * The production server, configured through the same loader as `serve`, on a random port of
  * 127.0.0.1, without network ingestion or schedule, quiet, and refreshing every 200 ms.
  */
-export async function startProductionServer(env: Record<string, string>, clock?: Clock): Promise<{ server: RunningServer; url: string }> {
+export async function startProductionServer(
+  env: Record<string, string>,
+  clock?: Clock,
+  tuning?: Parameters<typeof startServer>[3],
+): Promise<{ server: RunningServer; url: string }> {
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -65,7 +57,7 @@ export async function startProductionServer(env: Record<string, string>, clock?:
     REFRESH_INTERVAL_MS: '200',
     ...env,
   });
-  const server = await startServer(config, pino({ level: 'silent' }), clock);
+  const server = await startServer(config, pino({ level: 'silent' }), clock, tuning);
   const address = server.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   return { server, url: `http://127.0.0.1:${address.port}` };
@@ -75,7 +67,7 @@ export async function startProductionServer(env: Record<string, string>, clock?:
  * Starts the production server (same config loader, same wiring) on a random port of 127.0.0.1,
  * with stores of its own (see test-backend.ts), and stops it when the test ends.
  */
-export async function startTestServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(t: TestContext, options: TestServerOptions = {}, tuning?: Parameters<typeof startServer>[3]): Promise<TestServer> {
   const backend = await freshTestStores(t);
   const key = generateApiKey();
   const stores = await openStores(backend.storeConfig);
@@ -90,7 +82,7 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
   }
   await stores.close();
 
-  const { server, url } = await startProductionServer({ ...backend.env, ...options.env }, options.clock);
+  const { server, url } = await startProductionServer({ ...backend.env, ...options.env }, options.clock, tuning);
   backend.beforeCleanup(() => server.close());
   return {
     url,
@@ -104,6 +96,41 @@ export async function startTestServer(t: TestContext, options: TestServerOptions
         method: init.method ?? 'GET',
         headers: { ...(init.auth === false ? {} : { authorization: `Bearer ${key}` }), ...init.headers },
       }),
+  };
+}
+
+/** Statuses whose answers have no body (a fetch Response refuses one). */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * startTestServer, but each request goes through `app.inject` (light-my-request) instead of a
+ * socket: the same app, stores and wiring, without TCP, for the unit loop (npm run test:unit).
+ * The request target is normalised as fetch normalises it (dot segments, escapes, no fragment),
+ * and the answer comes back as a fetch Response. The page at `/` is a stand-in (test/fixtures/web-page).
+ * On PostgreSQL + Redis it is startTestServer: those suites also cover the socket.
+ */
+export async function startTestApp(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
+  if (testBackendName() !== 'sqlite') return startTestServer(t, options);
+  // A stand-in page at `/`: the real one is the build's (dist/web), which test/web covers.
+  const server = await startTestServer(t, options, { webFiles: loadWebFiles(`${FIXTURES}web-page/`) });
+  const { app } = server.server;
+  return {
+    ...server,
+    get: async (path, init = {}) => {
+      const target = new URL(path, server.url);
+      const method = init.method ?? 'GET';
+      const answer = await app.inject({
+        method,
+        url: target.pathname + target.search,
+        headers: { ...(init.auth === false ? {} : { authorization: `Bearer ${server.key}` }), ...init.headers },
+      });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) headers.append(name, String(one));
+      }
+      const body = method === 'HEAD' || NO_BODY.has(answer.statusCode) ? null : answer.rawPayload;
+      return new Response(body, { status: answer.statusCode, statusText: answer.statusMessage, headers });
+    },
   };
 }
 

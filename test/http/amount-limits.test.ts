@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import { expectError, expectJson, MSG } from '../helpers/http-expect.js';
-import { startTestServer } from '../helpers/test-server.js';
+import { startTestApp } from '../helpers/test-server.js';
 
 /**
  * An amount may have at most 30 digits before the point and 12 after (as written, leading and
@@ -17,7 +17,7 @@ const INT_30 = '123456789012345678901234567890';
 const FRAC_12 = '123456789012';
 
 test('when an amount has at most 30 digits before the point and 12 after, then it converts exactly on /convert and /convert/bulk', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const date = '2026-04-13';
   // EUR→EUR: result = amount rounded once, half-up, to 6 places.
   const cases: [amount: string, sent: string, result: string][] = [
@@ -47,7 +47,7 @@ test('when an amount has at most 30 digits before the point and 12 after, then i
 });
 
 test('when an amount has more than 30 digits before the point or more than 12 after, then 400 ["amount must be a numeric string"] on /convert and /convert/bulk', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const tooLong: [what: string, sent: string][] = [
     ['31 digits', `9${INT_30}`],
     ['31 digits, the first a zero', `0${INT_30}`],

@@ -8,7 +8,7 @@ import { divide, formatHalfUp6, multiply, parseDecimal, type Rational } from '..
 import { randomAmount } from '../helpers/random-amounts.js';
 import { PROVIDER_FILES, PROVIDER_FIXTURES } from '../helpers/provider-fixtures.js';
 import { seededRandom } from '../helpers/seeded-random.js';
-import { read, startTestServer } from '../helpers/test-server.js';
+import { read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * Every recorded source at once (DECISIONS §9), in two priority orders: random days of 2026,
@@ -41,7 +41,7 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
 
 for (const [seed, order] of [[1, ['ecb', 'nbp', 'cnb', 'boc', 'cbr', 'nbu']], [2, ['nbu', 'boc', 'cbr', 'cnb', 'ecb', 'nbp']]] as const) {
   test(`when every source is enabled as ${order.join(',')}, then random rate sets and dated conversions equal the first source's exact rates`, async (t) => {
-    const server = await startTestServer(t, { ingest: [HISTORY_ZIP], ingestSources: INGESTED, env: { SOURCES: order.join(',') } });
+    const server = await startTestApp(t, { ingest: [HISTORY_ZIP], ingestSources: INGESTED, env: { SOURCES: order.join(',') } });
     const tracked = ((await read(await server.get('/api/v1/currencies'))).json as { code: string }[]).map((currency) => currency.code);
     const random = seededRandom(seed);
     const servedBy = (date: string, code: string) => order.find((source) => perEuro(source, date, code) !== undefined);

@@ -6,7 +6,7 @@ import { HISTORY_ZIP, historyCsvText, parseHistoryCsv } from '../helpers/ecb-his
 import { expectJson } from '../helpers/http-expect.js';
 import { divide, formatHalfUp6, multiply, parseDecimal, subtract, type Rational } from '../helpers/oracle.js';
 import { PROVIDER_FILES, PROVIDER_FIXTURES, providerText } from '../helpers/provider-fixtures.js';
-import { ManualClock, read, startTestServer } from '../helpers/test-server.js';
+import { ManualClock, read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * Rates served from several sources (DECISIONS §9), over HTTP: the rate of X per 1 EUR on day D is
@@ -33,7 +33,7 @@ const nbpOn = (date: string) => (code: string) =>
 const cbr = (code: string) => (code === 'RUB' || cbrValue(code) ? perEuroFrom(cbrValue, 'RUB', code) : undefined);
 
 test('when the ECB and NBP are enabled in that order, then each rate on 2026-03-04 is the first source\'s P(EUR)/P(X), exactly', async (t) => {
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'ecb,nbp' } });
+  const server = await startTestApp(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'ecb,nbp' } });
   const date = '2026-03-04';
   const rateOf = firstOf(ecbOn(date), nbpOn(date));
   // The ECB publishes USD and PLN that day; AFN is NBP table B's, over EUR from table A; XDR table A's.
@@ -66,7 +66,7 @@ test('when the ECB and NBP are enabled in that order, then each rate on 2026-03-
 });
 
 test('when a range and a fluctuation span days of two sources, then each day and each move comes from that day\'s first source', async (t) => {
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'ecb,nbp' } });
+  const server = await startTestApp(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'ecb,nbp' } });
   const days = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'];
   const symbols = ['AFN', 'USD', 'XDR'];
   const answer = await read(await server.get(`${V1}/rates/2026-03-01..2026-03-05?base=XDR&symbols=${symbols.join(',')}`));
@@ -91,7 +91,7 @@ test('when a range and a fluctuation span days of two sources, then each day and
 });
 
 test('when NBP comes before the ECB, then NBP\'s figures are served on the days it has, the ECB\'s on the others', async (t) => {
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'nbp,ecb', CURRENCIES: 'EUR,USD,AFN,JPY' } });
+  const server = await startTestApp(t, { ingest: [HISTORY_ZIP], ingestSources: NBP_FILES, env: { SOURCES: 'nbp,ecb', CURRENCIES: 'EUR,USD,AFN,JPY' } });
   for (const date of ['2026-03-04', '2026-03-06']) {
     const rateOf = firstOf(nbpOn(date), ecbOn(date));
     await expectJson(server.get(`${V1}/rates/${date}?base=JPY`), 200, rateSet(rateOf, date, 'JPY', ['EUR', 'USD', 'AFN', 'JPY']), date);
@@ -105,7 +105,7 @@ test('when the Bank of Russia publishes the next day in advance, then it is serv
   const date = cbrDate();
   assert.equal(date, '2026-04-25');
   const clock = new ManualClock(Date.UTC(2026, 3, 24, 18, 0));
-  const server = await startTestServer(t, { ingest: ['hist.csv'], ingestSources: [CBR_FILE], env: { SOURCES: 'ecb,cbr', REFRESH_INTERVAL_MS: '100' }, clock });
+  const server = await startTestApp(t, { ingest: ['hist.csv'], ingestSources: [CBR_FILE], env: { SOURCES: 'ecb,cbr', REFRESH_INTERVAL_MS: '100' }, clock });
   // A Saturday: the ECB has no day, so every rate is the Bank of Russia's, DZD's nominal of 100 divided out.
   await expectJson(server.get(`${V1}/rates/${date}?symbols=RUB,USD,DZD,GBP`), 200, rateSet(cbr, date, 'EUR', ['RUB', 'USD', 'DZD', 'GBP']));
   assert.equal(formatHalfUp6(cbr('RUB')!), formatHalfUp6(cbrValue('EUR')!), 'RUB per 1 EUR is P(EUR) itself');
@@ -120,7 +120,7 @@ test('when the Bank of Russia publishes the next day in advance, then it is serv
 });
 
 test('when all six sources are enabled and CURRENCIES is not set, then /currencies lists every code any of them publishes', async (t) => {
-  const server = await startTestServer(t, { env: { SOURCES: 'ecb,nbp,cnb,boc,cbr,nbu' } });
+  const server = await startTestApp(t, { env: { SOURCES: 'ecb,nbp,cnb,boc,cbr,nbu' } });
   // The codes as each file writes them (NBP JSON, CNB JSON, BoC series names, CBR XML, NBU JSON).
   const fileCodes = [
     ...[PROVIDER_FILES.nbpA, PROVIDER_FILES.nbpB].flatMap((file) => [...providerText(file).matchAll(/"code":"([A-Z]{3})"/g)].map((m) => m[1]!)),

@@ -4,7 +4,7 @@ import { expectError, expectJson, MSG, unknownCurrency } from '../helpers/http-e
 import { convertExact, convertViaRoundedRate, crossRate, formatHalfUp6, parseDecimal, type EcbDay } from '../helpers/oracle.js';
 import { randomAmount } from '../helpers/random-amounts.js';
 import { seededRandom } from '../helpers/seeded-random.js';
-import { read, startTestServer } from '../helpers/test-server.js';
+import { read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * /convert and /convert/bulk (SPEC §4, DECISIONS §3): hand-worked literals first, then the BigInt
@@ -43,7 +43,7 @@ test('when the oracle is checked against hand arithmetic, then it agrees', () =>
 });
 
 test('convert against hand-worked values', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const cases: [string, string, unknown][] = [
     // 100 × 186.75 / 1.1684 = 15983.39609722… ; rate 186.75 / 1.1684 = 159.83396097…
     ['USD→JPY 100', 'from=USD&to=JPY&amount=100', one('USD', 'JPY', '100', '15983.396097', '159.833961')],
@@ -85,7 +85,7 @@ test('convert against hand-worked values', async (t) => {
 });
 
 test('bulk against hand-worked values', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const cases: [string, string, unknown][] = [
     [
       'USD 100 to JPY,GBP,jpy,EUR,USD',
@@ -151,7 +151,7 @@ test('bulk against hand-worked values', async (t) => {
 });
 
 test('untracked currencies and the ISK gap in conversions (legacy.csv)', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv', 'legacy.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv', 'legacy.csv'] });
   await t.test('when RUB (stored, not tracked) is converted, then 400 "Unknown currency: RUB"', async () => {
     await expectError(server.get(`${V1}/convert?from=rub&to=USD&amount=1`), 400, unknownCurrency('RUB'));
     await expectError(server.get(`${V1}/convert/bulk?from=EUR&amount=1&to=USD,HRK`), 400, unknownCurrency('HRK'));
@@ -185,7 +185,7 @@ function amounts(count: number): string[] {
 }
 
 test('oracle: every pair, many amounts', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const codes = ['EUR', ...Object.keys(LATEST)];
   await t.test('when bulk converts many amounts into every currency, then each result is the exact one, rounded once', async () => {
     for (const from of codes) {

@@ -11,7 +11,7 @@ import {
   remainingOf,
   unknownCurrency,
 } from '../helpers/http-expect.js';
-import { read, startTestServer } from '../helpers/test-server.js';
+import { read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * SPEC §7 row by row, DECISIONS §1's order of checks, and the 429 body. The parameter rules of
@@ -69,7 +69,7 @@ for (const [state, ingest, rows] of [
   ['hist.csv is ingested', ['hist.csv'], SAME_ROWS],
 ] as const) {
   test(`SPEC §7 rows when ${state}`, async (t) => {
-    const server = await startTestServer(t, { ingest: [...ingest] });
+    const server = await startTestApp(t, { ingest: [...ingest] });
     for (const [path, status, message] of rows) {
       await t.test(`when GET ${path}, then ${status} ${JSON.stringify(message)}`, async () => {
         const answer = await expectError(server.get(path), status, message);
@@ -95,7 +95,7 @@ for (const [state, ingest, rows] of [
 }
 
 test('DECISIONS §1: route checks come before auth and are not counted', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const remaining = async () => remainingOf(await read(await server.get(`${V1}/currencies`)));
 
   await t.test('when an unknown path is asked without a key, then 404 "Cannot GET <path>" and nothing is counted', async () => {
@@ -131,7 +131,7 @@ test('DECISIONS §1: route checks come before auth and are not counted', async (
 });
 
 test('DECISIONS §1: auth, then format, then amount sign, then currency, then data', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const cases: [string, string, Record<string, string> | false, number, string | string[]][] = [
     ['a wrong key comes with bad params', `${V1}/convert?from=1&to=2&amount=x`, { authorization: 'Bearer nope' }, 401, MSG.invalidKey],
     ['no header comes with bad params', `${V1}/rates/2023-02-29?base=1`, false, 401, MSG.malformedAuth],
@@ -159,7 +159,7 @@ test('DECISIONS §1: auth, then format, then amount sign, then currency, then da
 });
 
 test('DECISIONS §1.2: the Authorization header forms', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const path = `${V1}/rates/latest?symbols=USD`;
   for (const header of ['Basic x', `Basic ${server.key}`, 'Bearer', 'Bearer a b', `Bearer ${server.key} x`, `Token ${server.key}`, server.key]) {
     await t.test(`when the header is ${JSON.stringify(header.replace(server.key, 'KEY'))}, then 401 "${MSG.malformedAuth}"`, async () => {
@@ -196,7 +196,7 @@ for (const [state, ingest] of [
   ['hist.csv is ingested', ['hist.csv']],
 ] as const) {
   test(`SPEC §7 429 row when ${state}`, async (t) => {
-    const server = await startTestServer(t, { ingest: [...ingest], env: { QUOTA_LIMIT: '3', QUOTA_PERIOD_DAYS: '7' } });
+    const server = await startTestApp(t, { ingest: [...ingest], env: { QUOTA_LIMIT: '3', QUOTA_PERIOD_DAYS: '7' } });
     for (let i = 0; i < 3; i++) assert.equal((await server.get(`${V1}/currencies`)).status, 200);
     const message = rateLimited(3, 7);
     for (const path of [...ENDPOINTS, ...SAME_ROWS.map(([p]) => p)]) {
@@ -218,7 +218,7 @@ for (const [state, ingest] of [
 }
 
 test('SPEC §7 429 row with the default quota', async (t) => {
-  const server = await startTestServer(t);
+  const server = await startTestApp(t);
   await t.test('when 1000 requests were counted, then the next is 429 with the SPEC message', async () => {
     let sent = 0;
     const worker = async () => {

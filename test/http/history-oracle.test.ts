@@ -5,7 +5,7 @@ import { hasRate, historyCsvText, HISTORY_ZIP, parseHistoryCsv } from '../helper
 import { convertExact, crossRate } from '../helpers/oracle.js';
 import { expectedFluctuation, expectedRange } from '../helpers/range-oracle.js';
 import { seededRandom } from '../helpers/seeded-random.js';
-import { startTestServer } from '../helpers/test-server.js';
+import { startTestApp } from '../helpers/test-server.js';
 
 /**
  * Ranges, fluctuation and dated conversions over the real ECB history (1999-01-04 .. 2026-04-13),
@@ -64,7 +64,7 @@ function query(random: () => number, base: string, symbols: string[] | undefined
 }
 
 test('ranges, fluctuation and dated conversions over the whole ECB history match the BigInt oracle', async (t) => {
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP], env: { CURRENCIES: TRACKED.join(',') } });
+  const server = await startTestApp(t, { ingest: [HISTORY_ZIP], env: { CURRENCIES: TRACKED.join(',') } });
   const get = (path: string) => server.get(`/api/v1${path}`);
 
   /** CASES random questions to `endpoint` (rates or fluctuation), each answer compared with the oracle's. */

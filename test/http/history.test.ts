@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { errorBody, expectError, expectJson, MSG, noDataInRange, noDataOn, remainingOf, unknownCurrency } from '../helpers/http-expect.js';
-import { read, startTestServer } from '../helpers/test-server.js';
+import { read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * Ranges, fluctuation and conversion on a past day (DECISIONS §8) over HTTP, byte for byte.
@@ -13,7 +13,7 @@ const V1 = '/api/v1';
 const CSV_TYPE = 'text/csv; charset=utf-8';
 
 test('ranges, fluctuation and conversion on a past day over hist.csv', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const get = (path: string, headers: Record<string, string> = {}) => server.get(V1 + path, { headers });
 
   await t.test('when a range is asked with symbols, then each day with a rate for the base appears, a symbol without a rate that day left out', async () => {

@@ -21,6 +21,7 @@ function assertUsageMatchesHeaders(answer: ReadResponse): void {
   assert.equal(String(body.remaining), answer.headers.get('x-ratelimit-remaining'), 'remaining = X-RateLimit-Remaining');
   assert.equal(String(Date.parse(body.period_end) / 1000), answer.headers.get('x-ratelimit-reset'), 'period_end = X-RateLimit-Reset');
   assert.equal(body.remaining, body.limit - body.used, 'remaining = limit − used');
+  assert.equal(Date.parse(body.period_end) - Date.parse(body.period_start), PERIOD, 'period_end − period_start = the period, exactly');
 }
 
 test('GET /api/v1/usage', async (t) => {
@@ -34,7 +35,7 @@ test('GET /api/v1/usage', async (t) => {
       limit: 5,
       used: 1,
       remaining: 4,
-      period_start: '2026-01-01T09:30:00Z',
+      period_start: '2026-01-01T09:30:01Z',
       period_end: iso(Math.ceil((T0 + PERIOD) / 1000) * 1000),
     });
     assert.equal(answer.json && (answer.json as { period_end: string }).period_end, '2026-01-31T09:30:01Z');
@@ -52,7 +53,7 @@ test('GET /api/v1/usage', async (t) => {
       limit: 5,
       used: 5,
       remaining: 0,
-      period_start: '2026-01-01T09:30:00Z',
+      period_start: '2026-01-01T09:30:01Z',
       period_end: '2026-01-31T09:30:01Z',
     });
     assertUsageMatchesHeaders(answer);
@@ -69,7 +70,7 @@ test('GET /api/v1/usage', async (t) => {
       limit: 3,
       used: 1,
       remaining: 2,
-      period_start: '2026-01-01T09:31:02Z',
+      period_start: '2026-01-01T09:31:03Z',
       period_end: '2026-01-31T09:31:03Z',
     });
     assertUsageMatchesHeaders(first);
@@ -84,7 +85,7 @@ test('GET /api/v1/usage', async (t) => {
       limit: 5,
       used: 1,
       remaining: 4,
-      period_start: iso(Math.floor(later / 1000) * 1000),
+      period_start: iso(Math.ceil(later / 1000) * 1000),
       period_end: iso(Math.ceil((later + PERIOD) / 1000) * 1000),
     });
     assertUsageMatchesHeaders(answer);
@@ -137,7 +138,7 @@ test("when a key's quota is raised, lowered and cleared while the server runs, t
   // Raised to 4: the same period goes on, 2 used, this /usage is the 3rd.
   const raised = await change(4, 4);
   assert.equal(raised.status, 200);
-  assert.deepEqual(raised.json, { limit: 4, used: 3, remaining: 1, period_start: '2026-01-01T09:30:00Z', period_end: '2026-01-31T09:30:01Z' });
+  assert.deepEqual(raised.json, { limit: 4, used: 3, remaining: 1, period_start: '2026-01-01T09:30:01Z', period_end: '2026-01-31T09:30:01Z' });
   assert.equal(remainingOf(await read(await server.get(`${V1}/currencies`))), 0);
   // Lowered to 1 with 4 used: refused, stating the new number. (Every probe is refused, before the change as after it.)
   const lowered = await change(1, 1);
@@ -145,7 +146,7 @@ test("when a key's quota is raised, lowered and cleared while the server runs, t
   assert.equal(lowered.text, JSON.stringify({ statusCode: 429, message: rateLimited(1, 30) }));
   // Cleared: QUOTA_LIMIT (10) again, the count still 4, and this /usage the 5th.
   const cleared = await change(null, 10);
-  assert.deepEqual(cleared.json, { limit: 10, used: 5, remaining: 5, period_start: '2026-01-01T09:30:00Z', period_end: '2026-01-31T09:30:01Z' });
+  assert.deepEqual(cleared.json, { limit: 10, used: 5, remaining: 5, period_start: '2026-01-01T09:30:01Z', period_end: '2026-01-31T09:30:01Z' });
 });
 
 test('when 50 concurrent clients share two keys with quotas 7 and 300 (QUOTA_LIMIT 1000), then exactly 7 and 300 succeed, and every 429 names its key\'s quota', async (t) => {

@@ -10,7 +10,8 @@ import { RatesView } from '../../src/live/rates-view.js';
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { errorBody, expectError } from '../helpers/http-expect.js';
-import { FIXTURES, ManualClock, read, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { FIXTURES, ManualClock, read, startTestApp, type TestServer } from '../helpers/test-server.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
 /** GET /metrics: Prometheus text, counters that move with traffic, its own token, METRICS=off. */
 
@@ -33,7 +34,7 @@ async function scrape(server: TestServer, headers: Record<string, string> = {}):
 }
 
 test('when traffic comes, then the request counters, the histogram and the data gauges show it, by route template', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   await server.get(`${V1}/rates/latest`);
   await server.get(`${V1}/rates/latest?base=USD`);
   await server.get(`${V1}/rates/2026-04-13`);
@@ -68,7 +69,7 @@ test('when traffic comes, then the request counters, the histogram and the data 
 });
 
 test('when a key has used up its quota, then each 429 counts as a quota rejection', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '1' } });
+  const server = await startTestApp(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '1' } });
   await server.get(`${V1}/currencies`);
   await server.get(`${V1}/currencies`);
   await server.get(`${V1}/convert?from=USD&to=JPY&amount=1`);
@@ -79,7 +80,7 @@ test('when a key has used up its quota, then each 429 counts as a quota rejectio
 
 test('when METRICS_TOKEN is set, then /metrics needs it as a bearer token (401 in the spec shape otherwise)', async (t) => {
   const token = 'scrape-token-0123456789';
-  const server = await startTestServer(t, { env: { METRICS_TOKEN: token } });
+  const server = await startTestApp(t, { env: { METRICS_TOKEN: token } });
   const missing = await expectError(server.get('/metrics', { auth: false }), 401, 'Missing or malformed Authorization header');
   assert.equal(missing.headers.get('www-authenticate'), 'Bearer');
   await expectError(server.get('/metrics', { auth: false, headers: { authorization: 'Bearer wrong-token-0123456789' } }), 401, 'Invalid metrics token');
@@ -88,7 +89,7 @@ test('when METRICS_TOKEN is set, then /metrics needs it as a bearer token (401 i
 });
 
 test('when METRICS=off, then /metrics is an unknown path', async (t) => {
-  const server = await startTestServer(t, { env: { METRICS: 'off' } });
+  const server = await startTestApp(t, { env: { METRICS: 'off' } });
   const answer = await read(await server.get('/metrics', { auth: false }));
   assert.equal(answer.status, 404);
   assert.equal(answer.text, JSON.stringify(errorBody(404, 'Cannot GET /metrics')));
@@ -134,4 +135,21 @@ test('when this process runs the scheduled ingestion, then its runs, failures an
   assert.equal(sample(text, 'currency_rates_ingestion_failures_total{trigger="scheduled"}'), 1);
   assert.equal(sample(text, 'currency_rates_ingestion_last_success_timestamp_seconds'), Date.UTC(2026, 6, 6, 16, 30) / 1000);
   assert.equal(sample(text, 'currency_rates_ingestion_runs_total{trigger="startup"}'), 0);
+});
+
+test('when Node refuses a request or the router cannot decode its path, then the answer is counted like any other', async (t) => {
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
+  const { port } = new URL(server.url);
+  // Request line and headers past the 32 KB limit: Node's parser refuses it before Fastify sees it.
+  const tooLarge = await rawRequest('127.0.0.1', Number(port), { target: `${V1}/currencies`, headers: [['x-filler', 'x'.repeat(40 * 1024)]] });
+  assert.equal(tooLarge.status, 431);
+  assert.equal(tooLarge.text, '{"statusCode":431,"message":"The request line and headers are larger than 32768 bytes","error":"Request Header Fields Too Large"}');
+  // An invalid percent-encoding in a path parameter: the router's own error.
+  const badEncoding = await rawRequest('127.0.0.1', Number(port), { target: `${V1}/rates/%E0%A4%A` });
+  assert.equal(badEncoding.status, 400);
+
+  const text = await scrape(server);
+  assert.equal(sample(text, requests('unmatched', 431)), 1);
+  // No route matched either: both under `unmatched`, never the raw URL.
+  assert.equal(sample(text, requests('unmatched', 400)), 1);
 });

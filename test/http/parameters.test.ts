@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { expectError, MSG, noDataOn, type ReadResponse } from '../helpers/http-expect.js';
-import { read, startTestServer } from '../helpers/test-server.js';
+import { read, startTestApp } from '../helpers/test-server.js';
 
 /** DECISIONS §2, parameter by parameter, against hist.csv (latest day 2026-04-13). */
 
@@ -11,7 +11,7 @@ const conv = (query: string) => `${V1}/convert?${query}`;
 const bulk = (query: string) => `${V1}/convert/bulk?${query}`;
 
 test('DECISIONS §2: missing, repeated and empty parameters', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const cases: [string, string, string[]][] = [
     ['convert has no `from`', conv('to=USD&amount=1'), [MSG.from]],
     ['convert has no `to`', conv('from=USD&amount=1'), [MSG.to]],
@@ -41,7 +41,7 @@ test('DECISIONS §2: missing, repeated and empty parameters', async (t) => {
 });
 
 test('DECISIONS §2: lists of codes', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   for (const list of ['USD,,GBP', 'USD,', ',USD', 'USD,GB', 'USD%20,GBP', 'USD,%20GBP', 'USDGBP', 'U1D', 'USD%3BGBP', 'ÜSD']) {
     await t.test(`when symbols=${list}, then 400 [symbols rule]`, () =>
       expectError(server.get(`${V1}/rates/latest?symbols=${list}`), 400, [MSG.symbols]).then(() => undefined),
@@ -84,7 +84,7 @@ test('DECISIONS §2: lists of codes', async (t) => {
 });
 
 test('DECISIONS §2: numeric strings', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const both = async (amount: string, check: (answer: ReadResponse, what: string) => void | Promise<void>) => {
     for (const path of [conv(`from=EUR&to=EUR&amount=${amount}`), bulk(`from=EUR&amount=${amount}&to=EUR`)]) {
       await check(await read(await server.get(path)), path);
@@ -129,7 +129,7 @@ test('DECISIONS §2: numeric strings', async (t) => {
 });
 
 test('DECISIONS §2: the date path parameter', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const invalid = ['2023-02-29', '1900-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-10', '2024-01-00'];
   const malformed = ['2024-4-01', '2024-04-1', '24-04-01', '20240401', '2024-04-01T00:00:00Z', '%202024-04-01', 'yesterday', '2026-04-13x'];
   for (const date of [...invalid, ...malformed, '+2026-04-13']) {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { openStores } from '../../src/storage/open-stores.js';
 import { expectJson, rateLimited, remainingOf, type ReadResponse } from '../helpers/http-expect.js';
 import { prepareDatabase, startOnDatabase } from '../helpers/shared-database.js';
-import { ManualClock, read, startTestServer } from '../helpers/test-server.js';
+import { ManualClock, read, startTestApp } from '../helpers/test-server.js';
 
 /** DECISIONS §4: what counts, the fixed period, the headers, exactness under concurrency, restarts. */
 
@@ -22,7 +22,7 @@ function assertQuotaHeaders(answer: ReadResponse, limit: number, remaining: numb
 
 test('QUOTA_LIMIT=5: what counts, 429, and a fresh period', async (t) => {
   const clock = new ManualClock(T0);
-  const server = await startTestServer(t, { ingest: ['hist.csv'], clock, env: { QUOTA_LIMIT: '5' } });
+  const server = await startTestApp(t, { ingest: ['hist.csv'], clock, env: { QUOTA_LIMIT: '5' } });
   const reset = resetOf(T0);
   const body429 = { statusCode: 429, message: rateLimited(5, 30) };
   const usedInStore = async () => {
@@ -89,7 +89,7 @@ test('QUOTA_LIMIT=5: what counts, 429, and a fresh period', async (t) => {
 
 test('the period is fixed, not rolling', async (t) => {
   const clock = new ManualClock(T0);
-  const server = await startTestServer(t, { clock, env: { QUOTA_LIMIT: '5' } });
+  const server = await startTestApp(t, { clock, env: { QUOTA_LIMIT: '5' } });
   await t.test('when 1 request comes at T0 and 4 on day 29, then the first request after day 30 starts fresh', async () => {
     assertQuotaHeaders(await read(await server.get(`${V1}/currencies`)), 5, 4, resetOf(T0), 'T0');
     clock.current = T0 + 29 * DAY;
@@ -110,7 +110,7 @@ test('the period is fixed, not rolling', async (t) => {
 
 test('QUOTA_PERIOD_DAYS=7 sets the reset and the 429 message', async (t) => {
   const clock = new ManualClock(T0);
-  const server = await startTestServer(t, { clock, env: { QUOTA_LIMIT: '2', QUOTA_PERIOD_DAYS: '7' } });
+  const server = await startTestApp(t, { clock, env: { QUOTA_LIMIT: '2', QUOTA_PERIOD_DAYS: '7' } });
   await t.test('when 3 requests come, then a 7-day reset and "2 requests per 7-day period"', async () => {
     for (const remaining of [1, 0]) {
       assertQuotaHeaders(await read(await server.get(`${V1}/currencies`)), 2, remaining, resetOf(T0, 7 * DAY), `${remaining}`);
@@ -148,7 +148,7 @@ function assertExactlyTheQuota(answers: ReadResponse[]): void {
 
 test('exact under concurrency', async (t) => {
   await t.test('when 1001 requests come from 50 concurrent workers, then exactly 1000 succeed', async (t2) => {
-    const server = await startTestServer(t2);
+    const server = await startTestApp(t2);
     assertExactlyTheQuota(await burst([(path) => server.get(path)], 1001, 50));
   });
   await t.test('when 1010 requests are spread over two servers on one database, then exactly 1000 succeed', async (t2) => {

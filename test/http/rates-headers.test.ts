@@ -4,7 +4,7 @@ import { JSON_TYPE, remainingOf } from '../helpers/http-expect.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
-import { FIXTURES, read, startTestServer } from '../helpers/test-server.js';
+import { FIXTURES, read, startTestApp } from '../helpers/test-server.js';
 
 /** DECISIONS §7 on rate answers: content type, ETag and 304, HEAD, CORS. */
 
@@ -20,7 +20,7 @@ const OK_PATHS = [
 const KNOWN_PATHS = [`${V1}/rates/latest`, `${V1}/rates/2026-04-13`, `${V1}/convert`, `${V1}/convert/bulk`, `${V1}/currencies`];
 
 test('content type and ETag', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   for (const path of OK_PATHS) {
     await t.test(`when GET ${path} succeeds, then Content-Type is exactly "${JSON_TYPE}"`, async () => {
       const answer = await read(await server.get(path));
@@ -66,7 +66,7 @@ test('content type and ETag', async (t) => {
 });
 
 test('when a day\'s rates are corrected, then conversions of it get new ETags, and the old ones no longer give 304', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const paths = [`${V1}/convert?from=USD&to=JPY&amount=10`, `${V1}/convert/bulk?from=GBP&amount=10&to=USD,JPY`, `${V1}/convert/bulk?from=GBP&amount=10&to=JPY`];
   const before = await Promise.all(paths.map(async (path) => (await server.get(path)).headers.get('etag') ?? ''));
   const stores = await openStores(server.storeConfig);
@@ -91,7 +91,7 @@ test('when a day\'s rates are corrected, then conversions of it get new ETags, a
 });
 
 test('HEAD mirrors GET', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const mirrored = ['content-type', 'content-length', 'etag', 'access-control-allow-origin', 'x-ratelimit-limit', 'x-ratelimit-reset'];
   const paths = [...OK_PATHS, `${V1}/rates/latest?base=XX`, `${V1}/rates/2026-04-11`, `${V1}/convert?from=USD&to=QQQ&amount=1`];
   for (const path of paths) {
@@ -123,7 +123,7 @@ test('HEAD mirrors GET', async (t) => {
 });
 
 test('CORS', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '60' } });
+  const server = await startTestApp(t, { ingest: ['hist.csv'], env: { QUOTA_LIMIT: '60' } });
   const origin = { origin: 'https://app.example' };
   const preflight = {
     ...origin,

@@ -4,7 +4,7 @@ import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { expectError, expectJson, MSG, noDataOn, unknownCurrency } from '../helpers/http-expect.js';
-import { FIXTURES, read, startTestServer } from '../helpers/test-server.js';
+import { FIXTURES, read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * Rate sets of /rates/latest and /rates/{date} (SPEC §4, DECISIONS §3), byte for byte. Expected
@@ -48,7 +48,7 @@ const BGN_1231 = {
 };
 
 test('rate sets from hist.csv', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   const cases: [string, string, unknown][] = [
     ['latest is asked', '/rates/latest', EUR_0413],
     ['latest is asked with base=usd', '/rates/latest?base=usd', USD_0413],
@@ -118,7 +118,7 @@ test('rate sets from hist.csv', async (t) => {
 });
 
 test('currencies stored but not tracked, and the ISK gap (legacy.csv)', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv', 'legacy.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv', 'legacy.csv'] });
   for (const [path, code] of [
     ['/rates/latest?base=RUB', 'RUB'],
     ['/rates/2022-03-01?symbols=USD,hrk', 'HRK'],
@@ -153,7 +153,7 @@ test('currencies stored but not tracked, and the ISK gap (legacy.csv)', async (t
 });
 
 test('CURRENCIES narrows the tracked set', async (t) => {
-  const server = await startTestServer(t, { ingest: ['legacy.csv'], env: { CURRENCIES: 'EUR,USD,GBP,HRK,RUB' } });
+  const server = await startTestApp(t, { ingest: ['legacy.csv'], env: { CURRENCIES: 'EUR,USD,GBP,HRK,RUB' } });
   await t.test('when latest is asked, then only tracked currencies are listed', () =>
     expectJson(server.get(`${V1}/rates/latest`), 200, {
       base: 'EUR',
@@ -195,7 +195,7 @@ const LATEST_0706 = {
 };
 
 test('a daily file newer than the history moves "latest" forward', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv', 'daily.xml'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv', 'daily.xml'] });
   await t.test('when latest is asked, then the daily file day (2026-07-06)', () =>
     expectJson(server.get(`${V1}/rates/latest`), 200, LATEST_0706).then(() => undefined),
   );
@@ -207,7 +207,7 @@ test('a daily file newer than the history moves "latest" forward', async (t) => 
 });
 
 test('data ingested while the server runs is served within 5 s', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] });
+  const server = await startTestApp(t, { ingest: ['hist.csv'] });
   await expectJson(server.get(`${V1}/rates/latest`), 200, EUR_0413);
   const stores = await openStores(server.storeConfig);
   try {
@@ -225,7 +225,7 @@ test('data ingested while the server runs is served within 5 s', async (t) => {
 });
 
 test('/currencies before any ingestion', async (t) => {
-  const server = await startTestServer(t);
+  const server = await startTestApp(t);
   await t.test('when /currencies is asked, then the 31 default codes sorted, CLDR names and narrow symbols', async () => {
     const answer = await read(await server.get(`${V1}/currencies`));
     assert.equal(answer.status, 200);

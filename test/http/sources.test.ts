@@ -8,7 +8,7 @@ import { sourceAdapter } from '../../src/ingest/sources/registry.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { expectError, expectJson, MSG, remainingOf } from '../helpers/http-expect.js';
 import { PROVIDER_FILES, PROVIDER_FIXTURES } from '../helpers/provider-fixtures.js';
-import { FIXTURES, read, startTestServer } from '../helpers/test-server.js';
+import { FIXTURES, read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * GET /api/v1/sources (DECISIONS §9, docs/api.md): each enabled source in SOURCES order with the
@@ -53,7 +53,7 @@ const ingested = [
 test('when several sources are enabled, then /sources lists each in SOURCES order with its stored codes and days', async (t) => {
   // The files hold what the fixtures README says: pinned here so that a changed file is noticed.
   assert.deepEqual([NBP_CODES.length, CNB_CODES.length, NBU_CODES.length], [148, 30, 45]);
-  const server = await startTestServer(t, { ingest: ['hist.csv'], ingestSources: ingested, env: { SOURCES: 'nbu,ecb,cbr,nbp,cnb' } });
+  const server = await startTestApp(t, { ingest: ['hist.csv'], ingestSources: ingested, env: { SOURCES: 'nbu,ecb,cbr,nbp,cnb' } });
   const expected = [
     { ...NBU, codes: NBU_CODES, first_day: '2026-03-01', last_day: '2026-03-16' },
     // hist.csv: every stored code, BGN included though it has no rate on the last day.
@@ -76,12 +76,12 @@ test('when several sources are enabled, then /sources lists each in SOURCES orde
 });
 
 test('when SOURCES is the default and nothing is ingested, then /sources lists the ECB alone with no codes and null days', async (t) => {
-  const server = await startTestServer(t);
+  const server = await startTestApp(t);
   await expectJson(server.get(`${V1}/sources`), 200, [{ ...ECB, ...EMPTY }]);
 });
 
 test('when a source is ingested while the server runs, then /sources shows it within 5 s, the ECB too', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'], env: { SOURCES: 'ecb,boc' } });
+  const server = await startTestApp(t, { ingest: ['hist.csv'], env: { SOURCES: 'ecb,boc' } });
   await expectJson(server.get(`${V1}/sources`), 200, [
     { ...ECB, codes: ['BGN', 'CHF', 'GBP', 'HUF', 'JPY', 'USD'], first_day: '2022-08-31', last_day: '2026-04-13' },
     { ...BOC, ...EMPTY },

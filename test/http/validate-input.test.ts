@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { validateParts } from '../../src/http/hooks/validate-input.js';
-import { bulkQuery, dateParams, MESSAGES, rateSetQuery } from '../../src/http/request-schemas.js';
+import { validateParts } from '../../src/http/endpoints/validate-parts.js';
+import { bulkQuery, dateParams, MESSAGES, rateSetQuery } from '../../src/http/endpoints/parameters.js';
 
 const refused = (result: ReturnType<typeof validateParts>) => (result.ok ? undefined : { status: result.error.statusCode, messages: result.error.messages });
 

@@ -9,6 +9,7 @@ import { randomAmount } from '../helpers/random-amounts.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { read, startTestServer } from '../helpers/test-server.js';
+import { REPO_ROOT } from '../helpers/fixtures.js';
 
 /**
  * The page at `/` in a real browser, Debian's headless Chromium driven by playwright-core,
@@ -19,7 +20,7 @@ import { read, startTestServer } from '../helpers/test-server.js';
  * the shots go to a temp dir, so a test run leaves the work tree as it was.
  */
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
+const ROOT = REPO_ROOT;
 const SEED = 40;
 const NEWEST = '2026-04-13';
 /** The first day of each range the page offers, the history ending on NEWEST. */
@@ -70,6 +71,11 @@ test(
       assert.deepEqual(unlabelled, []);
       await page.getByLabel('Amount').press('Enter');
       assert.equal(await textOf(page, '#convert-output'), 'Enter an API key first (above).');
+    });
+
+    await t.test('the key field has no name: a submit without the page\'s script (a GET) cannot put the key in the URL', async () => {
+      assert.equal(await page.locator('#key-input').getAttribute('name'), null);
+      assert.equal(await page.locator('#key-form').getAttribute('method'), null);
     });
 
     await t.test('a bad key shows the 401 message in words, and is not kept', async () => {
@@ -144,6 +150,11 @@ test(
       await page.getByLabel('Range').selectOption('1y');
       await page.getByRole('button', { name: 'Draw' }).press('Enter');
       await page.locator(`#chart[data-first="${firstDays.get('1y')}"]`).waitFor();
+      // With the pointer away from the chart, the legend shows the last day and its rate, as uPlot formats numbers.
+      const newest = (await api(`/api/v1/rates/${NEWEST}?base=${base}&symbols=${symbol}`)).rates as Json;
+      const shown = await page.evaluate((rate) => new Intl.NumberFormat((globalThis as unknown as { navigator: { language: string } }).navigator.language).format(rate), Number(newest[symbol]));
+      await page.mouse.move(0, 0);
+      assert.deepEqual(await page.locator('#chart .u-legend .u-value').allTextContents(), [NEWEST, shown]);
     });
 
     await t.test('the latest rates of a chosen base are the API\'s strings', async () => {

@@ -68,8 +68,15 @@ function draw(figure: HTMLElement, series: Series, label: string): uPlot {
     ],
     axes: [{}, { size: 70 }],
     cursor: { drag: { x: false, y: false } },
+    // With the pointer away from the chart, the legend shows the last day rather than empty values.
+    hooks: { setCursor: [(u) => { if (u.cursor.idx == null) showLastDay(u, series); }] },
   };
   const plot = new uPlot(options, [series.times, series.values], figure);
   plot.root.setAttribute('aria-hidden', 'true');
+  showLastDay(plot, series);
   return plot;
+}
+
+function showLastDay(plot: uPlot, series: Series): void {
+  if (series.times.length > 0) plot.setLegend({ idx: series.times.length - 1 }, false);
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id';
 
-/** The headers every answer carries besides its request id, also where Node answers for Fastify (http/limits.ts). */
+/** The headers every answer carries besides its request id, also where Node answers for Fastify (http/client-errors.ts). */
 export const FIXED_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': EXPOSED,

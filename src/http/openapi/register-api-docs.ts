@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fastifySwagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { guardDocsPath, protectDocs } from './docs-guard.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './docs-paths.js';
-import { documentRoute, requestHeadersDoc, ROUTE_DOCS } from './route-docs.js';
+import { requestHeadersDoc } from './route-docs.js';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 const DESCRIPTION = `The European Central Bank's euro reference rates: latest and historical rate sets, ranges of
 days and how rates moved over them, single and bulk conversions (on any past day too), and the
@@ -30,7 +31,7 @@ const zodTransform = createJsonSchemaTransform({ skipList: [] });
 
 const transform: SwaggerTransform = (input) => {
   const result = zodTransform(input) as { schema: FastifySchema & Record<string, unknown>; url: string };
-  const doc = ROUTE_DOCS[input.url];
+  const doc = input.route.config?.doc;
   if (doc === undefined || input.route.method !== 'GET' || result.schema.hide) return result;
   const response = (result.schema.response ?? {}) as Record<string, Record<string, unknown>>;
   for (const [status, documented] of Object.entries(doc.responses)) {
@@ -73,12 +74,10 @@ const transformObject: SwaggerTransformObject = (document) => {
 
 /**
  * The OpenAPI 3.1 document, built by @fastify/swagger from the routes' zod schemas; served at
- * OPENAPI_PATH and rendered by Swagger UI at DOCS_PREFIX. Neither needs a key nor counts: both
- * are registered beside, not inside, the authenticated plugin. Call before any route is added.
+ * OPENAPI_PATH without a key, not counted: registered beside, not inside, the authenticated
+ * plugin. Call before any route is added.
  */
-export function registerApiDocs(app: FastifyInstance): void {
-  app.addHook('onRoute', documentRoute);
-
+export function registerOpenApi(app: FastifyInstance): void {
   app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -120,30 +119,31 @@ export function registerApiDocs(app: FastifyInstance): void {
     transformObject,
   });
 
-  // In a context of its own, so that the guard and the browser protections (docs-guard.ts) cover
-  // every route of the reference, its static files included, and nothing else.
-  app.register(async (reference) => {
-    reference.addHook('onRequest', guardDocsPath);
-    reference.addHook('onSend', protectDocs);
-    await reference.register(fastifySwaggerUi, {
-      routePrefix: DOCS_PREFIX,
-      uiConfig: {
-        validatorUrl: null,
-        docExpansion: 'list',
-        defaultModelsExpandDepth: 0,
-        displayRequestDuration: true,
-        tryItOutEnabled: true,
-        supportedSubmitMethods: ['get'],
-      },
-      theme: { title: 'currency-rates API reference' },
-    });
-  });
-
   app.register(async (docs) => {
     let body: string | undefined;
     docs.get(OPENAPI_PATH, async (_request, reply) => {
       body ??= JSON.stringify(app.swagger());
       return reply.type('application/json; charset=utf-8').send(body);
     });
+  });
+}
+
+/**
+ * Swagger UI's reference of the document at DOCS_PREFIX, as a plugin: app.ts registers it in a
+ * context of its own, with the guard and browser protections (hooks/docs-guard.ts) on each of its
+ * routes, static files included, and nothing else.
+ */
+export async function apiReference(reference: FastifyInstance): Promise<void> {
+  await reference.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    uiConfig: {
+      validatorUrl: null,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      displayRequestDuration: true,
+      tryItOutEnabled: true,
+      supportedSubmitMethods: ['get'],
+    },
+    theme: { title: 'currency-rates API reference' },
   });
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import type { TrackedCurrencies } from '../../domain/currencies.js';
-import type { RatesView } from '../../live/rates-view.js';
 import type { SourceDescription } from '../../domain/source-values.js';
-import { API_ENDPOINTS, type Endpoint } from '../endpoints.js';
+import type { RatesView } from '../../live/rates-view.js';
+import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
+import type { Representation, Respond } from '../endpoints/endpoint.js';
 import { JSON_TYPE } from '../errors.js';
 import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
@@ -23,31 +24,29 @@ function prefersCsv(request: FastifyRequest): boolean {
   return new Negotiator(request.raw).mediaType(MEDIA_TYPES) === 'text/csv';
 }
 
-/**
- * The API's GET routes, one per endpoint of the table; their input is validated by the
- * validateInput hook first. A cacheable endpoint's body is computed once per URL, representation
- * and data version, then sent again as it is.
- */
-export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps): void {
-  for (const endpoint of API_ENDPOINTS) {
-    const schema = Object.keys(endpoint.schema).length > 0 ? { schema: endpoint.schema } : {};
-    app.get(endpoint.url, schema, (request, reply) => {
-      const snapshot = view.snapshot;
-      const csv = endpoint.csv !== undefined && prefersCsv(request);
-      if (endpoint.csv) reply.header('vary', 'Accept');
-      const key = csv ? `csv ${request.url}` : request.url;
-      let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
-      if (!body) {
-        if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-        body = rendered(endpoint, endpoint.body({ snapshot, tracked, sources }, request.params, request.query, request.counted), csv);
-        if (endpoint.cacheable) cache.set(snapshot.version, key, body);
-      }
-      return sendBody(request, reply, body);
-    });
-  }
+function rendered(representation: Representation): RenderedBody {
+  if ('value' in representation) return render(representation.value);
+  return renderText(representation.text, representation.type === 'csv' ? CSV_TYPE : JSON_TYPE);
 }
 
-function rendered(endpoint: Endpoint, body: unknown, csv: boolean): RenderedBody {
-  if (csv && endpoint.csv) return renderText(endpoint.csv(body), CSV_TYPE);
-  return endpoint.json ? renderText(endpoint.json(body), JSON_TYPE) : render(body);
+/**
+ * The API's GET routes, one per endpoint of the list, each validating its input first
+ * (endpoint.ts). A cacheable endpoint's body is computed once per URL, representation and data
+ * version, then sent again as it is.
+ */
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps): void {
+  const respond: Respond = (request, reply, endpoint, compute) => {
+    const snapshot = view.snapshot;
+    const csv = endpoint.csv && prefersCsv(request);
+    if (endpoint.csv) reply.header('vary', 'Accept');
+    const key = csv ? `csv ${request.url}` : request.url;
+    let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
+    if (!body) {
+      if (request.counted === undefined) throw new Error('the API routes run after countRequest');
+      body = rendered(compute({ snapshot, tracked, sources }, request.counted, csv));
+      if (endpoint.cacheable) cache.set(snapshot.version, key, body);
+    }
+    return sendBody(request, reply, body);
+  };
+  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond);
 }

@@ -1,9 +1,10 @@
 import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { workerMetrics } from '../../metrics/cluster-metrics.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { HttpError, sendError } from '../errors.js';
+import { withoutCors } from '../hooks/without-cors.js';
 
 export interface MetricsExposure {
   metrics: ServiceMetrics;
@@ -13,33 +14,18 @@ export interface MetricsExposure {
 
 const BEARER = /^Bearer +(\S+)$/i;
 
-/** One answer, under its route template (`unmatched` where no route took it). */
-export function observeAnswer(metrics: ServiceMetrics, request: FastifyRequest, reply: FastifyReply): void {
-  metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
-}
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * GET /metrics (Prometheus text format), beside the authenticated plugin: no API key, never
  * counted, no CORS headers; registered only where it may answer (config.ts, metricsAccess).
- * Every answer is observed in onResponse under its route template, never the raw URL, so the
- * label sets stay few whatever clients send. In a worker of WORKERS > 1 a scrape answers the
+ * Every answer is observed by the observeAnswer hook (app.ts). In a worker of WORKERS > 1 a scrape answers the
  * whole instance, summed by the primary (cluster-metrics.ts), or 503 when that fails: never this
  * worker's share alone.
  */
 export function metricsRoutes(app: FastifyInstance, { metrics, token }: MetricsExposure): void {
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    observeAnswer(metrics, request, reply);
-    done();
-  });
-
   const instance = cluster.isWorker ? workerMetrics(() => metrics.metricsAsJSON()) : undefined;
   const expected = token === undefined ? undefined : digest(token);
-  // A scraper is no browser page of another origin: the CORS headers every answer gets are taken off.
-  const withoutCors = (_request: FastifyRequest, reply: FastifyReply, _payload: unknown, done: () => void) => {
-    reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
-    done();
-  };
   app.get('/metrics', { onSend: withoutCors }, async (request, reply) => {
     if (expected !== undefined) {
       const header = request.headers.authorization;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, sendError } from '../errors.js';
 import { requestPath } from '../request-path.js';
-import { DOCS_PREFIX } from './docs-paths.js';
+import { DOCS_PREFIX } from '../openapi/docs-paths.js';
 
 /**
  * DECISIONS §11: the reference loads its own scripts, styles and the document from this origin

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { isValidIsoDate } from '../domain/calendar-date.js';
-import { NUMERIC_STRING } from '../domain/money.js';
+import { isValidIsoDate } from '../../domain/calendar-date.js';
+import { NUMERIC_STRING } from '../../domain/money.js';
+import type { DateRange } from '../../domain/range-queries.js';
+import type { RateSetQuery } from '../../domain/rate-queries.js';
 
 /** SPEC §7's validation messages, verbatim. */
 export const MESSAGES = {
@@ -111,3 +113,9 @@ export const bulkQuery = z.object({
   to: bulkTargets,
   date: conversionDate,
 });
+
+/** The rate set a validated `base`/`symbols` query asks for. */
+export const rateSetOf = ({ base, symbols }: z.output<typeof rateSetQuery>): RateSetQuery => ({ base, symbols: symbols?.split(',') });
+
+/** The days a validated `{start}..{end}` segment names; an empty end is open. */
+export const dateRangeOf = ({ start, end }: z.output<typeof rangeParams>): DateRange => ({ start, end: end === '' ? undefined : end });
