@@ -1,8 +1,10 @@
 import type { SourceValue } from '../domain/source-values.js';
 import { countOf } from '../plural.js';
 import type { MergeReport, RatesStore } from '../storage/ports.js';
+import { checkDayBounds } from './day-bounds.js';
 import { describeSource, readSource, SourceUnavailableError, type IngestSource } from './sources.js';
 import { combineDocuments, EmptyDocumentError } from './sources/day-collector.js';
+import { today as utcToday } from './sources/day-range.js';
 import type { DayRange, SourceAdapter, SourceDay } from './sources/source-adapter.js';
 
 export interface IngestionReport extends MergeReport {
@@ -17,14 +19,14 @@ export interface IngestionReport extends MergeReport {
  * store sees a value, then the values are merged in one transaction, so malformed input writes
  * nothing and a crash mid-merge leaves the previous data. `input` is a local file or a URL holding
  * one document of the source; without it the source's own URLs for its latest publication are
- * fetched (NBP: tables A and B) and their days combined.
+ * fetched (NBP: tables A and B) and their days combined. `today` (UTC) bounds the days accepted.
  */
-export async function runIngestion(rates: RatesStore, adapter: SourceAdapter, input?: IngestSource): Promise<IngestionReport> {
+export async function runIngestion(rates: RatesStore, adapter: SourceAdapter, input?: IngestSource, today = utcToday()): Promise<IngestionReport> {
   const inputs: IngestSource[] = input ? [input] : adapter.urls().map((url) => ({ url }));
   const documents: SourceDay[][] = [];
   for (const one of inputs) documents.push(await adapter.parse(await readSource(one), describeSource(one)));
   const name = inputs.map(describeSource).join(' + ');
-  return mergeDays(rates, adapter, combineDocuments(documents, name), name);
+  return mergeDays(rates, adapter, combineDocuments(documents, name), name, today);
 }
 
 /**
@@ -32,13 +34,13 @@ export async function runIngestion(rates: RatesStore, adapter: SourceAdapter, in
  * leaving out what a document holds beyond it (CNB answers whole years, the ECB 90 days). A range
  * in which the source published nothing (a weekend, a holiday) is no error: undefined.
  */
-export async function runRangeIngestion(rates: RatesStore, adapter: SourceAdapter, range: DayRange): Promise<IngestionReport | undefined> {
+export async function runRangeIngestion(rates: RatesStore, adapter: SourceAdapter, range: DayRange, today = utcToday()): Promise<IngestionReport | undefined> {
   const urls = adapter.urls(range);
   const documents: SourceDay[][] = [];
   for (const url of urls) documents.push(await rangeDocument(adapter, url));
   const name = urls.join(' + ');
   const days = combineDocuments(documents, name).filter(({ date }) => date >= range.from && date <= range.to);
-  return days.length === 0 ? undefined : mergeDays(rates, adapter, days, name);
+  return days.length === 0 ? undefined : mergeDays(rates, adapter, days, name, today);
 }
 
 /** One document of a range; a range without a publication (an empty document, or NBP's 404) holds no days. */
@@ -52,8 +54,9 @@ async function rangeDocument(adapter: SourceAdapter, url: string): Promise<Sourc
   }
 }
 
-/** Merges the source's days into the store, in the source's own terms. */
-async function mergeDays(rates: RatesStore, adapter: SourceAdapter, days: readonly SourceDay[], name: string): Promise<IngestionReport> {
+/** Merges the source's days into the store, in the source's own terms, once they are within bounds. */
+async function mergeDays(rates: RatesStore, adapter: SourceAdapter, days: readonly SourceDay[], name: string, today: string): Promise<IngestionReport> {
+  checkDayBounds(days, today, name);
   const values: SourceValue[] = [];
   for (const day of days) for (const [currency, value] of day.values) values.push({ date: day.date, currency, value });
   const report = await rates.merge(adapter.id, values);

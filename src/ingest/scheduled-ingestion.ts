@@ -3,7 +3,10 @@ import type { RatesStore } from '../storage/ports.js';
 import { newHolder, runClaimed, type ClaimedRunDeps } from './claimed-run.js';
 import { nextPublicationRun } from './publication-time.js';
 import { runIngestion, runRangeIngestion, summarise } from './run-ingestion.js';
+import { daysAfter } from './sources/day-range.js';
 import type { DayRange, PublicationSchedule, SourceAdapter } from './sources/source-adapter.js';
+
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** How long after a source's stated publication time its run starts: banks are sometimes late. */
 export const SOURCE_RUN_DELAY_MINUTES = 30;
@@ -25,7 +28,7 @@ export async function runClaimedIngestion(deps: ScheduledIngestionDeps, day: str
   const { id } = deps.adapter;
   const ingest = async () => {
     const before = await deps.rates.lastDay(id);
-    const report = await runIngestion(deps.rates, deps.adapter);
+    const report = await runIngestion(deps.rates, deps.adapter, undefined, isoDay(deps.clock.now()));
     deps.log.info(summarise(report));
     await backFill(deps, missedDays(before, report.lastDate));
   };
@@ -36,8 +39,6 @@ export async function runClaimedIngestion(deps: ScheduledIngestionDeps, day: str
   });
 }
 
-const dayAfter = (day: string, days = 1) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
 /**
  * The days between the newest stored before a run and the newest of the publication it fetched,
  * when there are any (a run missed while every instance was down, or a source later than the run):
@@ -47,10 +48,10 @@ const dayAfter = (day: string, days = 1) => new Date(Date.parse(`${day}T00:00:00
  */
 export function missedDays(lastStored: string | null, fetchedThrough: string): DayRange | undefined {
   if (lastStored === null) return undefined;
-  const from = dayAfter(lastStored);
-  const to = dayAfter(fetchedThrough, -1);
+  const from = daysAfter(lastStored, 1);
+  const to = daysAfter(fetchedThrough, -1);
   if (from > to) return undefined;
-  const earliest = dayAfter(to, 1 - BACK_FILL_DAYS);
+  const earliest = daysAfter(to, 1 - BACK_FILL_DAYS);
   return { from: from < earliest ? earliest : from, to };
 }
 
@@ -62,7 +63,7 @@ async function backFill(deps: ScheduledIngestionDeps, missed: DayRange | undefin
   if (missed === undefined) return;
   const { id } = deps.adapter;
   try {
-    const report = await runRangeIngestion(deps.rates, deps.adapter, missed);
+    const report = await runRangeIngestion(deps.rates, deps.adapter, missed, isoDay(deps.clock.now()));
     deps.log.info(`back-filling ${id}: ${report ? summarise(report) : `nothing published from ${missed.from} to ${missed.to}`}`);
   } catch (err) {
     deps.log.warn(`back-filling ${id} from ${missed.from} to ${missed.to} failed: ${(err as Error).message}; fetch it by hand with "currency-rates ingest --source ${id} --url …"`);

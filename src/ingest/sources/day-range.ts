@@ -11,6 +11,11 @@ export function today(): string {
   return isoDay(Date.now());
 }
 
+/** The ISO day `days` days after `day` (before it when negative). */
+export function daysAfter(day: string, days: number): string {
+  return isoDay(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+}
+
 /** The ISO day `days` days before today (UTC): where a latest range fetch starts. */
 export function daysAgo(days: number): string {
   return isoDay(Date.now() - days * DAY_MS);
