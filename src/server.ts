@@ -70,7 +70,9 @@ function enabledAdapters(ids: readonly string[]): SourceAdapter[] {
 
 /** The enabled sources as GET /sources names them. */
 function describeSources(adapters: readonly SourceAdapter[]): SourceDescription[] {
-  return adapters.map(({ id, name, base, homepage }) => ({ id, name, base, url: homepage }));
+  return adapters.map(({ id, name, base, homepage, country, rateType, cadence, publishesFrom }) => ({
+    id, name, base, url: homepage, country, rateType, cadence, publishesFrom,
+  }));
 }
 
 /** The feed INGEST_ON_EMPTY names, when its source is enabled and has nothing stored yet. */

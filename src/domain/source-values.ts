@@ -46,10 +46,17 @@ export function spanOfEncodedDays(days: Iterable<{ date: string; rates: string }
   return { codes: [...codes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), firstDay, lastDay };
 }
 
-/** An enabled source as GET /sources names it. `url`: the bank's page describing its feed. */
+/**
+ * An enabled source as GET /sources names it (DECISIONS §9, §15). `url`: the bank's page describing
+ * its feed; the rest as the adapter declares it (SourceAdapter).
+ */
 export interface SourceDescription {
   id: string;
   name: string;
   base: string;
   url: string;
+  country: string | null;
+  rateType: string;
+  cadence: string;
+  publishesFrom: string | null;
 }

@@ -28,17 +28,37 @@ const NBP_CODES = sorted(
 const CNB_CODES = sorted((JSON.parse(readFileSync(provider(PROVIDER_FILES.cnb), 'utf8')) as { rates: { currencyCode: string }[] }).rates.map((rate) => rate.currencyCode));
 const NBU_CODES = sorted((JSON.parse(readFileSync(provider(PROVIDER_FILES.nbu), 'utf8')) as { cc: string }[]).map((row) => row.cc));
 
+// DECISIONS §15: each entry also says the bank's country, what its number is, how often and since when it publishes.
 const ECB = {
   id: 'ecb',
   name: 'European Central Bank',
   base: 'EUR',
   url: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html',
+  country: 'EU',
+  rate_type: 'reference',
+  cadence: 'daily',
+  publishes_from: '1999-01-04',
 };
-const NBP = { id: 'nbp', name: 'Narodowy Bank Polski', base: 'PLN', url: 'https://api.nbp.pl/en.html' };
-const CNB = { id: 'cnb', name: sourceAdapter('cnb')!.name, base: 'CZK', url: sourceAdapter('cnb')!.homepage };
-const NBU = { id: 'nbu', name: sourceAdapter('nbu')!.name, base: 'UAH', url: sourceAdapter('nbu')!.homepage };
-const CBR = { id: 'cbr', name: sourceAdapter('cbr')!.name, base: 'RUB', url: sourceAdapter('cbr')!.homepage };
-const BOC = { id: 'boc', name: sourceAdapter('boc')!.name, base: 'CAD', url: sourceAdapter('boc')!.homepage };
+const NBP = {
+  id: 'nbp', name: 'Narodowy Bank Polski', base: 'PLN', url: 'https://api.nbp.pl/en.html',
+  country: 'PL', rate_type: 'average rate', cadence: 'daily', publishes_from: '2002-01-02',
+};
+const CNB = {
+  id: 'cnb', name: sourceAdapter('cnb')!.name, base: 'CZK', url: sourceAdapter('cnb')!.homepage,
+  country: 'CZ', rate_type: 'official fixing', cadence: 'daily', publishes_from: '1991-01-01',
+};
+const NBU = {
+  id: 'nbu', name: sourceAdapter('nbu')!.name, base: 'UAH', url: sourceAdapter('nbu')!.homepage,
+  country: 'UA', rate_type: 'official rate', cadence: 'daily', publishes_from: null,
+};
+const CBR = {
+  id: 'cbr', name: sourceAdapter('cbr')!.name, base: 'RUB', url: sourceAdapter('cbr')!.homepage,
+  country: 'RU', rate_type: 'official rate', cadence: 'daily', publishes_from: '1992-07-01',
+};
+const BOC = {
+  id: 'boc', name: sourceAdapter('boc')!.name, base: 'CAD', url: sourceAdapter('boc')!.homepage,
+  country: 'CA', rate_type: 'average of the day', cadence: 'daily', publishes_from: '2017-01-03',
+};
 const EMPTY = { codes: [], first_day: null, last_day: null };
 
 const ingested = [
