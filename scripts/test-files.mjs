@@ -14,6 +14,7 @@ const BUILD_ONLY = new Set([
   'test/config/sources.test.ts',
   'test/ingest/hostile-files.test.ts',
   'test/ingest/limits.test.ts',
+  'test/http/all-sources.test.ts',
   'test/http/blended-oracle.test.ts',
   'test/http/blended-rates.test.ts',
   'test/http/history-oracle.test.ts',

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { CURRENCY_CODE } from './domain/currencies.js';
 import type { QuotaPolicy } from './domain/quota.js';
-import { defaultTracked, FEED_NAMES, SOURCE_IDS } from './ingest/sources/registry.js';
+import { ALL_SOURCES, ALL_SOURCES_LEADER, defaultTracked, FEED_NAMES, SOURCE_IDS } from './ingest/sources/registry.js';
 
 /**
  * A numeric setting: plain decimal digits, nothing else (DECISIONS §12: `0x10`, `1e3`, `10.0`, ` 5`,
@@ -20,14 +20,17 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/** SOURCES=all (DECISIONS §15): every source, in the registry's documented priority (ALL_SOURCES). */
+const isAll = (list: string | undefined) => list?.trim().toLowerCase() === 'all';
+
 /**
- * SOURCES (DECISIONS §9): the enabled rate sources, highest priority first. Each problem of the
- * list is its own message, so an operator fixes them all in one go.
+ * SOURCES (DECISIONS §9): the enabled rate sources, highest priority first, or `all`. Each problem
+ * of the list is its own message, so an operator fixes them all in one go.
  */
 const sourceList = z
   .string()
   .default('ecb')
-  .transform((list) => list.split(',').map((id) => id.trim().toLowerCase()))
+  .transform((list) => (isAll(list) ? [...ALL_SOURCES] : list.split(',').map((id) => id.trim().toLowerCase())))
   .superRefine((ids, ctx) => {
     const seen = new Set<string>();
     for (const id of ids) {
@@ -97,6 +100,11 @@ export interface Config {
   currencies: string[];
   /** Enabled rate source ids (registry.ts), highest priority first; `ecb` alone by default. */
   sources: string[];
+  /**
+   * SOURCES=all: the source each code's home bank ranks right after (the ECB), ahead of the rest
+   * of `sources`; undefined when SOURCES lists ids (their order alone).
+   */
+  homeFirstAfter: string | undefined;
   logLevel: string;
   /** The named feed (SourceAdapter.feeds) fetched at start when its source has nothing stored, or off. */
   ingestOnEmpty: string;
@@ -193,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quota: { limit: vars.QUOTA_LIMIT, periodMs: vars.QUOTA_PERIOD_DAYS * 86_400_000 },
     currencies: vars.CURRENCIES ?? defaultTracked(vars.SOURCES),
     sources: vars.SOURCES,
+    homeFirstAfter: isAll(present['SOURCES']) ? ALL_SOURCES_LEADER : undefined,
     logLevel: vars.LOG_LEVEL,
     ingestOnEmpty: vars.INGEST_ON_EMPTY,
     ingestSchedule: scheduleOf(vars.INGEST_SCHEDULE),

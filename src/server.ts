@@ -133,7 +133,7 @@ export async function startServer(
   const tracked = new TrackedCurrencies(config.currencies);
   const adapters = enabledAdapters(config.sources);
   const enabled = describeSources(adapters);
-  const view = new RatesView(stores.rates, tracked, adapters, () => new Date(clock.now()).toISOString().slice(0, 10));
+  const view = new RatesView(stores.rates, tracked, adapters, () => new Date(clock.now()).toISOString().slice(0, 10), config.homeFirstAfter);
   const keys = new KeyCache(stores.keys);
   await Promise.all([view.refresh(), keys.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);

@@ -40,6 +40,8 @@ export class RatesView {
     private readonly sources: readonly ServedSource[] = ECB_ALONE,
     /** The current UTC date (YYYY-MM-DD): "latest" never picks a day after it. */
     private readonly today: () => string = () => new Date().toISOString().slice(0, 10),
+    /** SOURCES=all (DECISIONS §15): the source each code's home bank ranks right after (the ECB). */
+    private readonly homeFirstAfter?: string,
   ) {
     for (const { id } of sources) this.days.set(id, new Map());
   }
@@ -108,6 +110,6 @@ export class RatesView {
     const only = given.length === 1 ? given[0]! : undefined;
     if (only && only.source.terms === 'units-per-base' && only.source.base === 'EUR') return ecbDay(only.encoded, this.tracked.codes);
     const layers = given.map(({ source: { id, base, terms }, encoded }) => storedSourceDay(id, base, terms, encoded.rates));
-    return new BlendedDay(date, layers, this.tracked.codes);
+    return new BlendedDay(date, layers, this.tracked.codes, this.homeFirstAfter);
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { SOURCE_IDS } from '../../src/ingest/sources/registry.js';
+import { SOURCE_ADAPTERS, SOURCE_IDS } from '../../src/ingest/sources/registry.js';
 import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
 import { freePort } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/test-server.js';
@@ -28,6 +28,22 @@ test('when SOURCES lists known ids, then they are enabled in that order, blanks 
   assert.deepEqual(loadConfig({ SOURCES: ' NBU , boc,cbr' }).sources, ['nbu', 'boc', 'cbr']);
   // The ECB need not be enabled at all.
   assert.deepEqual(loadConfig({ SOURCES: 'cnb' }).sources, ['cnb']);
+});
+
+test('when SOURCES=all, then every source is enabled, the ECB first then by breadth, home banks first per code', () => {
+  for (const value of ['all', ' ALL ']) {
+    const config = loadConfig({ SOURCES: value });
+    assert.equal(config.sources.length, 34);
+    assert.deepEqual([...config.sources].sort(), [...SOURCE_IDS].sort());
+    assert.deepEqual(config.sources.slice(0, 4), ['ecb', 'bdi', 'nbp', 'cbu'], 'bdi quotes 151 codes, nbp 149, cbu 76');
+    const breadth = config.sources.slice(1).map((id) => SOURCE_ADAPTERS.find((adapter) => adapter.id === id)!.codes.length);
+    assert.deepEqual(breadth, [...breadth].sort((a, b) => b - a), 'most codes first');
+    assert.equal(config.homeFirstAfter, 'ecb');
+    assert.equal(config.currencies.length, 160, 'every code a source publishes');
+  }
+  assert.equal(loadConfig({ SOURCES: 'ecb,nbp' }).homeFirstAfter, undefined, 'a list is its own order');
+  // `all` is a value of its own, not an id among others.
+  assert.match(refusal('ecb,all'), /^Invalid configuration: SOURCES: unknown source "all" \(known: /);
 });
 
 test('when SOURCES has an unknown id, an empty item or a repeat, then loadConfig refuses it naming the variable and each problem', () => {

@@ -44,6 +44,20 @@ export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [
 
 export const SOURCE_IDS: readonly string[] = SOURCE_ADAPTERS.map((adapter) => adapter.id);
 
+/**
+ * SOURCES=all (DECISIONS §15, docs/api.md "More sources"): every source, the ECB first, then by
+ * breadth (most codes first; registry order on a tie). Each code's home bank, the one whose base
+ * it is, is ranked right after the ECB per code by the blend (ALL_SOURCES_LEADER): no one list can
+ * put every home bank first, as the Bank of Russia quotes KZT and the National Bank of Kazakhstan RUB.
+ */
+export const ALL_SOURCES_LEADER = 'ecb';
+export const ALL_SOURCES: readonly string[] = [
+  ALL_SOURCES_LEADER,
+  ...SOURCE_ADAPTERS.filter(({ id }) => id !== ALL_SOURCES_LEADER)
+    .sort((a, b) => b.codes.length - a.codes.length)
+    .map(({ id }) => id),
+];
+
 export function sourceAdapter(id: string): SourceAdapter | undefined {
   return SOURCE_ADAPTERS.find((adapter) => adapter.id === id);
 }
