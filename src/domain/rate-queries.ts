@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { quotient, roundedRatio, ScaleFactor, scaledBy, type Decimal, type Ratio } from './money.js';
+import { quotient, roundedRatio, ScaleFactor, scaledBy, scaledRounded, SHOWN_DECIMALS, type Decimal, type Ratio } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -28,12 +28,14 @@ export interface BulkConversion {
 export interface RateSetQuery {
   base?: string | undefined;
   symbols?: readonly string[] | undefined;
+  /** Fractional digits shown (DECISIONS §15); absent: 6. */
+  places?: number | undefined;
 }
 
 /** What a day's rate pair gives every request about it: the shown rate, and the factor amounts are scaled by. */
 class Pair {
   private scale: ScaleFactor | undefined;
-  private readonly exact: Ratio;
+  readonly exact: Ratio;
   readonly rate: string;
 
   constructor(toRate: Ratio, fromRate: Ratio) {
@@ -91,7 +93,7 @@ function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): v
  * A day's rates in `base` of each of `codes` quoted that day, in the order given; undefined when
  * the base itself is not quoted that day.
  */
-export function ratesIn(day: Day, base: string, codes: Iterable<string>): Record<string, string> | undefined {
+export function ratesIn(day: Day, base: string, codes: Iterable<string>, places = SHOWN_DECIMALS): Record<string, string> | undefined {
   const baseRate = day.rate(base);
   if (baseRate === undefined) return undefined;
   const rates: Record<string, string> = {};
@@ -99,7 +101,7 @@ export function ratesIn(day: Day, base: string, codes: Iterable<string>): Record
   // (http/response-cache.ts), and a range's thousands of days would only churn the pairs.
   for (const code of codes) {
     const rate = day.rate(code);
-    if (rate !== undefined) rates[code] = roundedRatio(quotient(rate, baseRate));
+    if (rate !== undefined) rates[code] = roundedRatio(quotient(rate, baseRate), places);
   }
   return rates;
 }
@@ -109,8 +111,8 @@ export function listedCodes(symbols: readonly string[] | undefined, tracked: Tra
   return symbols ? [...symbols].sort() : tracked.codes;
 }
 
-function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies): RateSet {
-  const rates = ratesIn(day, base, listedCodes(symbols, tracked));
+function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies, places?: number): RateSet {
+  const rates = ratesIn(day, base, listedCodes(symbols, tracked), places);
   if (!rates) throw new NoDataError(day.date);
   return { base, date: day.date, rates };
 }
@@ -127,14 +129,14 @@ export function latestRates(snapshot: RatesSnapshot, tracked: TrackedCurrencies,
   const { base, symbols } = parseRateSetQuery(tracked, query);
   const day = snapshot.latestWith([base, ...(symbols ?? [])]);
   if (!day) throw new NoDataError();
-  return rateSetOf(day, base, symbols, tracked);
+  return rateSetOf(day, base, symbols, tracked, query.places);
 }
 
 export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, date: string, query: RateSetQuery): RateSet {
   const { base, symbols } = parseRateSetQuery(tracked, query);
   const day = snapshot.day(date);
   if (!day) throw new NoDataError(date);
-  return rateSetOf(day, base, symbols, tracked);
+  return rateSetOf(day, base, symbols, tracked, query.places);
 }
 
 /**
@@ -144,7 +146,8 @@ export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, dat
 export interface ConversionPlan {
   from: string;
   date: string;
-  targets: readonly { to: string; rate: string; factor: ScaleFactor }[];
+  /** `exact`: rate(to) / rate(from), for a `precision` other than the 6 `rate` and `factor` serve. */
+  targets: readonly { to: string; rate: string; factor: ScaleFactor; exact: Ratio }[];
 }
 
 /**
@@ -181,7 +184,7 @@ export function conversionPlan(
     date: day.date,
     targets: targets.map((code) => {
       const pair = pairOn(day, fromCode, code);
-      return { to: code, rate: pair.rate, factor: pair.factor };
+      return { to: code, rate: pair.rate, factor: pair.factor, exact: pair.exact };
     }),
   };
   // Bounded: a flood of distinct questions only starts the memory over.
@@ -196,18 +199,28 @@ export function conversionPlan(
   return plan;
 }
 
+/**
+ * A target's result and rate, each rounded once to `places`: 6 (or none asked) takes the prepared
+ * pair, any other precision rounds the exact rate afresh.
+ */
+function converted(target: ConversionPlan['targets'][number], amount: Decimal, places: number | undefined): { result: string; rate: string } {
+  if (places === undefined || places === SHOWN_DECIMALS) return { result: scaledBy(amount, target.factor), rate: target.rate };
+  return { result: scaledRounded(amount, target.exact, places), rate: roundedRatio(target.exact, places) };
+}
+
 /** GET /convert's answer: `amountText` echoed as sent, `amount` its value; the plan has one target. */
-export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal): Conversion {
+export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal, places?: number): Conversion {
   const target = plan.targets[0]!;
-  return { from: plan.from, to: target.to, amount: amountText, result: scaledBy(amount, target.factor), rate: target.rate, date: plan.date };
+  const { result, rate } = converted(target, amount, places);
+  return { from: plan.from, to: target.to, amount: amountText, result, rate, date: plan.date };
 }
 
 /** GET /convert/bulk's answer: one entry per distinct target, in the order asked. */
-export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal): BulkConversion {
+export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal, places?: number): BulkConversion {
   return {
     from: plan.from,
     amount: amountText,
     date: plan.date,
-    conversions: plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate })),
+    conversions: plan.targets.map((target) => ({ to: target.to, ...converted(target, amount, places) })),
   };
 }
