@@ -199,28 +199,19 @@ export function conversionPlan(
   return plan;
 }
 
-/**
- * A target's result and rate, each rounded once to `places`: 6 (or none asked) takes the prepared
- * pair, any other precision rounds the exact rate afresh.
- */
-function converted(target: ConversionPlan['targets'][number], amount: Decimal, places: number | undefined): { result: string; rate: string } {
-  if (places === undefined || places === SHOWN_DECIMALS) return { result: scaledBy(amount, target.factor), rate: target.rate };
-  return { result: scaledRounded(amount, target.exact, places), rate: roundedRatio(target.exact, places) };
-}
-
 /** GET /convert's answer: `amountText` echoed as sent, `amount` its value; the plan has one target. */
-export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal, places?: number): Conversion {
-  const target = plan.targets[0]!;
-  const { result, rate } = converted(target, amount, places);
-  return { from: plan.from, to: target.to, amount: amountText, result, rate, date: plan.date };
+export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal, places = SHOWN_DECIMALS): Conversion {
+  const { to, rate, factor, exact } = plan.targets[0]!;
+  // 6 digits (the default) keep the prepared pair's path; any other precision rounds the exact rate afresh.
+  if (places === SHOWN_DECIMALS) return { from: plan.from, to, amount: amountText, result: scaledBy(amount, factor), rate, date: plan.date };
+  return { from: plan.from, to, amount: amountText, result: scaledRounded(amount, exact, places), rate: roundedRatio(exact, places), date: plan.date };
 }
 
 /** GET /convert/bulk's answer: one entry per distinct target, in the order asked. */
-export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal, places?: number): BulkConversion {
-  return {
-    from: plan.from,
-    amount: amountText,
-    date: plan.date,
-    conversions: plan.targets.map((target) => ({ to: target.to, ...converted(target, amount, places) })),
-  };
+export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal, places = SHOWN_DECIMALS): BulkConversion {
+  const conversions =
+    places === SHOWN_DECIMALS
+      ? plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate }))
+      : plan.targets.map(({ to, exact }) => ({ to, result: scaledRounded(amount, exact, places), rate: roundedRatio(exact, places) }));
+  return { from: plan.from, amount: amountText, date: plan.date, conversions };
 }
