@@ -12,6 +12,9 @@ export interface Decimal {
 
 export const SHOWN_DECIMALS = 6;
 
+/** DECISIONS §15: the fractional digits a client may ask for (`precision`), 6 by default. */
+export const MAX_SHOWN_DECIMALS = 12;
+
 /**
  * An exact rational, num / den with den > 0: a rate per 1 EUR as a source gives it (P(EUR) / P(c),
  * DECISIONS §9), or a cross rate before its rounding.
@@ -60,13 +63,23 @@ function roundedQuotient(n: bigint, d: bigint): bigint {
   return n < 0n ? -((-2n * n + d) / (2n * d)) : (2n * n + d) / (2n * d);
 }
 
+/**
+ * An integer count of 10^-places as a fixed `places`-place string, never in exponent notation;
+ * with 0 places, a plain integer without a point ("1", not "1.").
+ */
+function formatScaled(scaled: bigint, places: number): string {
+  const negative = scaled < 0n;
+  const digits = (negative ? -scaled : scaled).toString();
+  const cut = digits.length - places;
+  let text: string;
+  if (places === 0) text = digits;
+  else text = cut > 0 ? digits.slice(0, cut) + '.' + digits.slice(cut) : `0.${digits.padStart(places, '0')}`;
+  return negative ? `-${text}` : text;
+}
+
 /** An integer count of millionths as a fixed 6-place string, never in exponent notation. */
 function formatMillionths(millionths: bigint): string {
-  const negative = millionths < 0n;
-  const digits = (negative ? -millionths : millionths).toString();
-  const cut = digits.length - SHOWN_DECIMALS;
-  const text = cut > 0 ? digits.slice(0, cut) + '.' + digits.slice(cut) : `0.${digits.padStart(SHOWN_DECIMALS, '0')}`;
-  return negative ? `-${text}` : text;
+  return formatScaled(millionths, SHOWN_DECIMALS);
 }
 
 /**
@@ -139,9 +152,20 @@ export function quotient(a: Ratio, b: Ratio): Ratio {
   return { num: a.num * b.den, den: a.den * b.num };
 }
 
-/** A ratio rounded once to 6 places half-up (ties away from zero); never "-0.000000". */
-export function roundedRatio(value: Ratio): string {
-  return formatMillionths(roundedQuotient(value.num * pow10(SHOWN_DECIMALS), value.den));
+/**
+ * A ratio rounded once to `places` (default 6) half-up (ties away from zero); never "-0.000000"
+ * (a BigInt zero has no sign).
+ */
+export function roundedRatio(value: Ratio, places: number = SHOWN_DECIMALS): string {
+  return formatScaled(roundedQuotient(value.num * pow10(places), value.den), places);
+}
+
+/**
+ * value × factor rounded once to `places` half-up, from the exact factor: the path of a
+ * `precision` other than 6, which ScaleFactor's prepared 6-place terms do not serve.
+ */
+export function scaledRounded(value: Decimal, factor: Ratio, places: number): string {
+  return roundedRatio({ num: value.units * factor.num, den: factor.den * pow10(value.scale) }, places);
 }
 
 /** numerator / denominator rounded once to 6 places half-up. */
@@ -151,14 +175,14 @@ export function ratioRounded(numerator: Decimal, denominator: Decimal): string {
 
 /**
  * How a positive rate moved from `start` to `end`: end − start, and (end − start) / start × 100,
- * each from the exact ratios and rounded once (DECISIONS §8).
+ * each from the exact ratios and rounded once to `places` (DECISIONS §8, §15).
  */
-export function rateChange(start: Ratio, end: Ratio): { change: string; changePct: string } {
+export function rateChange(start: Ratio, end: Ratio, places: number = SHOWN_DECIMALS): { change: string; changePct: string } {
   const difference = end.num * start.den - start.num * end.den;
   if (start.num <= 0n) throw new RangeError('a change needs a positive start');
   return {
-    change: roundedRatio({ num: difference, den: end.den * start.den }),
-    changePct: roundedRatio({ num: difference * 100n, den: end.den * start.num }),
+    change: roundedRatio({ num: difference, den: end.den * start.den }, places),
+    changePct: roundedRatio({ num: difference * 100n, den: end.den * start.num }, places),
   };
 }
 

@@ -58,7 +58,7 @@ export function ratesBetween(snapshot: RatesSnapshot, tracked: TrackedCurrencies
     codes: listed.filter((code) => snapshot.firstAndLastWith([code, base], range.start, range.end) !== undefined),
     *days() {
       for (const day of snapshot.daysBetween(range.start, range.end)) {
-        const rates = ratesIn(day, base, listed);
+        const rates = ratesIn(day, base, listed, query.places);
         if (rates !== undefined) yield [day.date, rates];
       }
     },
@@ -70,15 +70,15 @@ function exactRate(day: Day, base: string, code: string): Ratio {
   return quotient(day.rate(code)!, day.rate(base)!);
 }
 
-function moveBetween(first: Day, last: Day, base: string, code: string): RateMove {
+function moveBetween(first: Day, last: Day, base: string, code: string, places: number | undefined): RateMove {
   const start = exactRate(first, base, code);
   const end = exactRate(last, base, code);
-  const { change, changePct } = rateChange(start, end);
+  const { change, changePct } = rateChange(start, end, places);
   return {
     start_date: first.date,
     end_date: last.date,
-    start_rate: roundedRatio(start),
-    end_rate: roundedRatio(end),
+    start_rate: roundedRatio(start, places),
+    end_rate: roundedRatio(end, places),
     change,
     change_pct: changePct,
   };
@@ -95,7 +95,7 @@ export function fluctuation(snapshot: RatesSnapshot, tracked: TrackedCurrencies,
   const rates: Record<string, RateMove> = {};
   for (const code of listedCodes(symbols, tracked)) {
     const days = snapshot.firstAndLastWith([code, base], range.start, range.end);
-    if (days !== undefined) rates[code] = moveBetween(days[0], days[1], base, code);
+    if (days !== undefined) rates[code] = moveBetween(days[0], days[1], base, code, query.places);
   }
   return { base, start_date: range.start, end_date: range.end ?? ofBase[1].date, rates };
 }

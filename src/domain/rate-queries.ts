@@ -1,6 +1,6 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
-import { quotient, roundedRatio, ScaleFactor, scaledBy, type Decimal, type Ratio } from './money.js';
+import { quotient, roundedRatio, ScaleFactor, scaledBy, scaledRounded, SHOWN_DECIMALS, type Decimal, type Ratio } from './money.js';
 import type { Day, RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
@@ -28,12 +28,14 @@ export interface BulkConversion {
 export interface RateSetQuery {
   base?: string | undefined;
   symbols?: readonly string[] | undefined;
+  /** Fractional digits shown (DECISIONS §15); absent: 6. */
+  places?: number | undefined;
 }
 
 /** What a day's rate pair gives every request about it: the shown rate, and the factor amounts are scaled by. */
 class Pair {
   private scale: ScaleFactor | undefined;
-  private readonly exact: Ratio;
+  readonly exact: Ratio;
   readonly rate: string;
 
   constructor(toRate: Ratio, fromRate: Ratio) {
@@ -91,7 +93,7 @@ function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): v
  * A day's rates in `base` of each of `codes` quoted that day, in the order given; undefined when
  * the base itself is not quoted that day.
  */
-export function ratesIn(day: Day, base: string, codes: Iterable<string>): Record<string, string> | undefined {
+export function ratesIn(day: Day, base: string, codes: Iterable<string>, places = SHOWN_DECIMALS): Record<string, string> | undefined {
   const baseRate = day.rate(base);
   if (baseRate === undefined) return undefined;
   const rates: Record<string, string> = {};
@@ -99,7 +101,7 @@ export function ratesIn(day: Day, base: string, codes: Iterable<string>): Record
   // (http/response-cache.ts), and a range's thousands of days would only churn the pairs.
   for (const code of codes) {
     const rate = day.rate(code);
-    if (rate !== undefined) rates[code] = roundedRatio(quotient(rate, baseRate));
+    if (rate !== undefined) rates[code] = roundedRatio(quotient(rate, baseRate), places);
   }
   return rates;
 }
@@ -109,8 +111,8 @@ export function listedCodes(symbols: readonly string[] | undefined, tracked: Tra
   return symbols ? [...symbols].sort() : tracked.codes;
 }
 
-function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies): RateSet {
-  const rates = ratesIn(day, base, listedCodes(symbols, tracked));
+function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies, places?: number): RateSet {
+  const rates = ratesIn(day, base, listedCodes(symbols, tracked), places);
   if (!rates) throw new NoDataError(day.date);
   return { base, date: day.date, rates };
 }
@@ -127,14 +129,14 @@ export function latestRates(snapshot: RatesSnapshot, tracked: TrackedCurrencies,
   const { base, symbols } = parseRateSetQuery(tracked, query);
   const day = snapshot.latestWith([base, ...(symbols ?? [])]);
   if (!day) throw new NoDataError();
-  return rateSetOf(day, base, symbols, tracked);
+  return rateSetOf(day, base, symbols, tracked, query.places);
 }
 
 export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, date: string, query: RateSetQuery): RateSet {
   const { base, symbols } = parseRateSetQuery(tracked, query);
   const day = snapshot.day(date);
   if (!day) throw new NoDataError(date);
-  return rateSetOf(day, base, symbols, tracked);
+  return rateSetOf(day, base, symbols, tracked, query.places);
 }
 
 /**
@@ -144,7 +146,8 @@ export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, dat
 export interface ConversionPlan {
   from: string;
   date: string;
-  targets: readonly { to: string; rate: string; factor: ScaleFactor }[];
+  /** `exact`: rate(to) / rate(from), for a `precision` other than the 6 `rate` and `factor` serve. */
+  targets: readonly { to: string; rate: string; factor: ScaleFactor; exact: Ratio }[];
 }
 
 /**
@@ -181,7 +184,7 @@ export function conversionPlan(
     date: day.date,
     targets: targets.map((code) => {
       const pair = pairOn(day, fromCode, code);
-      return { to: code, rate: pair.rate, factor: pair.factor };
+      return { to: code, rate: pair.rate, factor: pair.factor, exact: pair.exact };
     }),
   };
   // Bounded: a flood of distinct questions only starts the memory over.
@@ -197,17 +200,18 @@ export function conversionPlan(
 }
 
 /** GET /convert's answer: `amountText` echoed as sent, `amount` its value; the plan has one target. */
-export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal): Conversion {
-  const target = plan.targets[0]!;
-  return { from: plan.from, to: target.to, amount: amountText, result: scaledBy(amount, target.factor), rate: target.rate, date: plan.date };
+export function conversion(plan: ConversionPlan, amountText: string, amount: Decimal, places = SHOWN_DECIMALS): Conversion {
+  const { to, rate, factor, exact } = plan.targets[0]!;
+  // 6 digits (the default) keep the prepared pair's path; any other precision rounds the exact rate afresh.
+  if (places === SHOWN_DECIMALS) return { from: plan.from, to, amount: amountText, result: scaledBy(amount, factor), rate, date: plan.date };
+  return { from: plan.from, to, amount: amountText, result: scaledRounded(amount, exact, places), rate: roundedRatio(exact, places), date: plan.date };
 }
 
 /** GET /convert/bulk's answer: one entry per distinct target, in the order asked. */
-export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal): BulkConversion {
-  return {
-    from: plan.from,
-    amount: amountText,
-    date: plan.date,
-    conversions: plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate })),
-  };
+export function bulkConversion(plan: ConversionPlan, amountText: string, amount: Decimal, places = SHOWN_DECIMALS): BulkConversion {
+  const conversions =
+    places === SHOWN_DECIMALS
+      ? plan.targets.map(({ to, rate, factor }) => ({ to, result: scaledBy(amount, factor), rate }))
+      : plan.targets.map(({ to, exact }) => ({ to, result: scaledRounded(amount, exact, places), rate: roundedRatio(exact, places) }));
+  return { from: plan.from, amount: amountText, date: plan.date, conversions };
 }

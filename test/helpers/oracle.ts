@@ -70,3 +70,17 @@ export function convertExact(day: EcbDay, from: string, to: string, amount: stri
 export function convertViaRoundedRate(day: EcbDay, from: string, to: string, amount: string): string {
   return formatHalfUp6(multiply(parseDecimal(amount), parseDecimal(crossRate(day, from, to))));
 }
+
+/**
+ * Rounds to `places` fractional digits (0 to 12), half away from zero, and prints them all; 0
+ * places prints a plain integer. Never "-0…": a value rounding to zero has no sign.
+ */
+export function formatHalfUp(value: Rational, places: number): string {
+  const negative = value.num < 0n;
+  const magnitude = negative ? -value.num : value.num;
+  const scale = 10n ** BigInt(places);
+  const units = (2n * magnitude * scale + value.den) / (2n * value.den);
+  const whole = (units / scale).toString();
+  const text = places === 0 ? whole : `${whole}.${(units % scale).toString().padStart(places, '0')}`;
+  return `${negative && units !== 0n ? '-' : ''}${text}`;
+}

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { positiveAmount } from '../../domain/money.js';
 import { bulkConversion, conversionPlan } from '../../domain/rate-queries.js';
 import { apiResponses, NO_DATA, NO_DATA_ON_DATE } from '../openapi/route-docs.js';
-import { amountEcho, code, isoDate, sixDecimals } from '../openapi/response-schemas.js';
+import { amountEcho, code, isoDate, shownDecimals } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
-import { bulkQuery } from './parameters.js';
+import { bulkQuery, placesOf } from './parameters.js';
 
 export const BulkConversionEntry = z
   .strictObject({
     to: code.describe('The target currency'),
-    result: sixDecimals('amount × rate, computed exactly and rounded once', '336.194491'),
-    rate: sixDecimals('Units of `to` per one unit of `from`', '1.342094'),
+    result: shownDecimals('amount × rate, computed exactly and rounded once', '336.194491'),
+    rate: shownDecimals('Units of `to` per one unit of `from`', '1.342094'),
   })
   .meta({ id: 'BulkConversionEntry' });
 
@@ -62,8 +62,8 @@ export const convertBulkEndpoint = defineEndpoint({
   },
   // DECISIONS §1: the amount's positivity is checked after the formats and before the currencies;
   // its URL carries the amount and rarely repeats, so the answer is not kept.
-  body: ({ snapshot, tracked }, { query: { from, to, amount, date } }) => {
+  body: ({ snapshot, tracked }, { query: { from, to, amount, date, precision } }) => {
     const value = positiveAmount(amount);
-    return bulkConversion(conversionPlan(snapshot, tracked, from, to, date), amount, value);
+    return bulkConversion(conversionPlan(snapshot, tracked, from, to, date), amount, value, placesOf(precision));
   },
 });

@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { positiveAmount } from '../../domain/money.js';
 import { conversion, conversionPlan } from '../../domain/rate-queries.js';
 import { apiResponses, NO_DATA, NO_DATA_ON_DATE } from '../openapi/route-docs.js';
-import { amountEcho, code, isoDate, sixDecimals } from '../openapi/response-schemas.js';
+import { amountEcho, code, isoDate, shownDecimals } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
-import { convertQuery } from './parameters.js';
+import { convertQuery, placesOf } from './parameters.js';
 
 export const Conversion = z
   .strictObject({
     from: code.describe('The currency held'),
     to: code.describe('The currency converted into'),
     amount: amountEcho,
-    result: sixDecimals('amount × rate, computed exactly and rounded once', '15983.396097'),
-    rate: sixDecimals('Units of `to` per one unit of `from`', '159.833961'),
+    result: shownDecimals('amount × rate, computed exactly and rounded once', '15983.396097'),
+    rate: shownDecimals('Units of `to` per one unit of `from`', '159.833961'),
     date: isoDate.describe('The day of the rates used'),
   })
   .meta({
@@ -29,7 +29,7 @@ export const convertEndpoint = defineEndpoint({
   doc: {
     operationId: 'convert',
     summary: 'Convert an amount',
-    description: '`result` is amount × rate(to) / rate(from), computed in exact decimals and rounded once, half-up, to 6 decimals.',
+    description: '`result` is amount × rate(to) / rate(from), computed in exact decimals and rounded once, half-up, to 6 decimals (or `precision` of them).',
     tags: ['Conversion'],
     conditional: true,
     parameters: { from: { example: 'USD' }, to: { example: 'JPY' }, amount: { example: '100' }, date: { format: 'date', example: '2025-12-31' } },
@@ -37,8 +37,8 @@ export const convertEndpoint = defineEndpoint({
   },
   // DECISIONS §1: the amount's positivity is checked after the formats and before the currencies;
   // its URL carries the amount and rarely repeats, so the answer is not kept.
-  body: ({ snapshot, tracked }, { query: { from, to, amount, date } }) => {
+  body: ({ snapshot, tracked }, { query: { from, to, amount, date, precision } }) => {
     const value = positiveAmount(amount);
-    return conversion(conversionPlan(snapshot, tracked, from, to, date), amount, value);
+    return conversion(conversionPlan(snapshot, tracked, from, to, date), amount, value, placesOf(precision));
   },
 });

@@ -1,25 +1,25 @@
 import { z } from 'zod';
 import { fluctuation } from '../../domain/range-queries.js';
 import { apiResponses, NO_DATA_IN_RANGE, rangeParameters } from '../openapi/route-docs.js';
-import { code, isoDate, sixDecimals } from '../openapi/response-schemas.js';
+import { code, isoDate, shownDecimals } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
 import { dateRangeOf, rangeParams, rateSetOf, rateSetQuery } from './parameters.js';
 
 
-const signedSixDecimals = (description: string, example: string) =>
+const signedShownDecimals = (description: string, example: string) =>
   z
     .string()
-    .regex(/^-?\d+\.\d{6}$/)
+    .regex(/^-?\d+(\.\d{1,12})?$/)
     .meta({ description, examples: [example] });
 
 export const RateMove = z
   .strictObject({
     start_date: isoDate.describe('The first day of the range with a rate for the currency'),
     end_date: isoDate.describe('The last day of the range with a rate for the currency'),
-    start_rate: sixDecimals('The rate on start_date', '1.168500'),
-    end_rate: sixDecimals('The rate on end_date', '1.171100'),
-    change: signedSixDecimals('end − start, from the exact rates, rounded once', '0.002600'),
-    change_pct: signedSixDecimals('(end − start) / start × 100, from the exact rates, rounded once', '0.222507'),
+    start_rate: shownDecimals('The rate on start_date', '1.168500'),
+    end_rate: shownDecimals('The rate on end_date', '1.171100'),
+    change: signedShownDecimals('end − start, from the exact rates, rounded once', '0.002600'),
+    change_pct: signedShownDecimals('(end − start) / start × 100, from the exact rates, rounded once', '0.222507'),
   })
   .meta({ id: 'RateMove' });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { latestRates } from '../../domain/rate-queries.js';
 import { apiResponses, NO_DATA } from '../openapi/route-docs.js';
-import { code, isoDate, sixDecimals } from '../openapi/response-schemas.js';
+import { code, isoDate, shownDecimals } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
 import { rateSetOf, rateSetQuery } from './parameters.js';
 
@@ -10,7 +10,7 @@ export const RateSet = z
     base: code.describe('The base currency'),
     date: isoDate.describe('The day of the rates'),
     rates: z
-      .record(code, sixDecimals('Units of the currency per one unit of the base', '159.833961'))
+      .record(code, shownDecimals('Units of the currency per one unit of the base', '159.833961'))
       .describe('Rates by currency code, in alphabetical order; the base itself is 1.000000'),
   })
   .meta({

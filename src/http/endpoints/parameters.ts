@@ -18,6 +18,7 @@ export const MESSAGES = {
   start: 'start must be a valid calendar date in YYYY-MM-DD format',
   end: 'end must be a valid calendar date in YYYY-MM-DD format',
   order: 'end must not be before start',
+  precision: 'precision must be an integer from 0 to 12',
 } as const;
 
 const CODE = /^[A-Za-z]{3}$/;
@@ -30,12 +31,33 @@ const text = (pattern: RegExp, message: string) =>
 
 const code = (message: string) => text(CODE, message).meta({ example: 'USD' });
 
+/**
+ * DECISIONS §15: 0 to 12 written plainly, as the messages' "an integer from 0 to 12" reads:
+ * no sign, no leading zero, no point, not empty, not repeated (DECISIONS §2), so each precision
+ * has one spelling. `06`, `+6`, `6.0`, `` and `precision=6&precision=6` are refused.
+ */
+const PRECISION = /^(\d|1[0-2])$/;
+const precision = text(PRECISION, MESSAGES.precision)
+  .optional()
+  .meta({ example: '2' })
+  .describe('Fractional digits of every rate and result, 0 to 12 (default 6), rounded once half-up');
+
+/**
+ * DECISIONS §15: `precision` closes the query's rules, so its message follows every other one in
+ * the 400 array; a `source` key goes just before it, a `format` key just after.
+ */
+const closing = { precision };
+
 export const rateSetQuery = z.object({
   base: code(MESSAGES.base).optional().describe('Base currency (default EUR)'),
   symbols: text(CODE_LIST, MESSAGES.symbols)
     .optional()
     .describe('Comma-separated currency codes to return (default: every tracked currency)'),
+  ...closing,
 });
+
+/** The fractional digits a validated `precision` asks for; absent: undefined (the default 6). */
+export const placesOf = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
 /** Any input (a repeated parameter is an array) that is a valid calendar date. */
 const isDate = (value: unknown) => typeof value === 'string' && isValidIsoDate(value);
@@ -91,6 +113,7 @@ export const convertQuery = z.object({
   to: code(MESSAGES.to).describe('The currency to convert into'),
   amount,
   date: conversionDate,
+  ...closing,
 });
 
 /** DECISIONS §2: missing or empty gives the minimum message alone; a repeat, the list message alone. */
@@ -112,10 +135,15 @@ export const bulkQuery = z.object({
   amount,
   to: bulkTargets,
   date: conversionDate,
+  ...closing,
 });
 
 /** The rate set a validated `base`/`symbols` query asks for. */
-export const rateSetOf = ({ base, symbols }: z.output<typeof rateSetQuery>): RateSetQuery => ({ base, symbols: symbols?.split(',') });
+export const rateSetOf = ({ base, symbols, precision }: z.output<typeof rateSetQuery>): RateSetQuery => ({
+  base,
+  symbols: symbols?.split(','),
+  places: placesOf(precision),
+});
 
 /** The days a validated `{start}..{end}` segment names; an empty end is open. */
 export const dateRangeOf = ({ start, end }: z.output<typeof rangeParams>): DateRange => ({ start, end: end === '' ? undefined : end });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ratesBetween, type RateRange as RateRangeBody } from '../../domain/range-queries.js';
 import { apiResponses, NO_DATA_IN_RANGE, rangeParameters } from '../openapi/route-docs.js';
-import { code, isoDate, sixDecimals } from '../openapi/response-schemas.js';
+import { code, isoDate, shownDecimals } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
 import { dateRangeOf, rangeParams, rateSetOf, rateSetQuery } from './parameters.js';
 
@@ -13,7 +13,7 @@ export const RateRange = z
     rates: z
       .record(
         isoDate,
-        z.record(code, sixDecimals('Units of the currency per one unit of the base', '1.168500')).describe('That day\'s rate set'),
+        z.record(code, shownDecimals('Units of the currency per one unit of the base', '1.168500')).describe('That day\'s rate set'),
       )
       .describe('Rate sets by day, oldest first; only days on which the base has a rate'),
   })

@@ -15,11 +15,15 @@ export const code = z
   .regex(/^[A-Z]{3}$/)
   .meta({ description: 'Three-letter currency code, upper-case', examples: ['USD'] });
 
-/** A decimal string with exactly 6 fractional digits, rounded half-up, never in exponent notation. */
-export const sixDecimals = (description: string, example: string) =>
+/**
+ * A decimal string rounded half-up, never in exponent notation: 6 fractional digits, or as many
+ * as `precision` asks (0 to 12; 0: no point), DECISIONS §15.
+ */
+export const SHOWN_DECIMAL = /^\d+(\.\d{1,12})?$/;
+export const shownDecimals = (description: string, example: string) =>
   z
     .string()
-    .regex(/^\d+\.\d{6}$/)
+    .regex(SHOWN_DECIMAL)
     .meta({ description, examples: [example] });
 
 export const isoDate = z
