@@ -37,9 +37,10 @@ const code = (message: string) => text(CODE, message).meta({ example: 'USD' });
  * has one spelling. `06`, `+6`, `6.0`, `` and `precision=6&precision=6` are refused.
  */
 const PRECISION = /^(\d|1[0-2])$/;
+// The example is the default: /docs's "Try it out" sends it, and its answer must be the default one.
 const precision = text(PRECISION, MESSAGES.precision)
   .optional()
-  .meta({ example: '2' })
+  .meta({ example: '6' })
   .describe('Fractional digits of every rate and result, 0 to 12 (default 6), rounded once half-up');
 
 /**
