@@ -10,7 +10,7 @@ import { ecb } from '../../src/ingest/sources/ecb.js';
 import { nbp } from '../../src/ingest/sources/nbp.js';
 import type { SourceAdapter } from '../../src/ingest/sources/source-adapter.js';
 import { openStores } from '../../src/storage/open-stores.js';
-import { sqliteConnection } from '../../src/storage/sqlite/connection.js';
+import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
 import { freshPgSchema, requireBackend } from '../helpers/backends.js';
 import { describeRun, REPO_ROOT, runCli, serviceEnv } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
@@ -92,7 +92,8 @@ function sqliteAsPreviousRelease(path: string, statements: { sql: string; params
   try {
     db.transaction(() => {
       for (const { sql, params } of statements) {
-        if (params) db.prepare(sql).run(...params);
+        // Kept until exit like every statement here: one left to the collector aborts Node 24.
+        if (params) statement(db, sql).run(...params);
         else db.exec(sql);
       }
     })();
