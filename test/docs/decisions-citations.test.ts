@@ -71,7 +71,8 @@ function lineText(text: string, index: number): string {
 
 /** The headings of docs/decisions.md that a citation can name, as "SPEC §7" or "DECISIONS §1.4". */
 function headings(markdown: string): string[] {
-  return [...markdown.matchAll(/^#{2,6} (SPEC|DECISIONS) §(\d+(?:\.\d+)*) — \S/gm)].map((m) => `${m[1]} §${m[2]}`);
+  // "### SPEC §7 — Errors", "### §4. Quota and keys (DECISIONS §4)": the token anywhere in the heading.
+  return [...markdown.matchAll(/^#{2,6} .*?\b(SPEC|DECISIONS) §(\d+(?:\.\d+)*)\b/gm)].map((m) => `${m[1]} §${m[2]}`);
 }
 
 /** `2–4` → [2, 3, 4]; `1.1–1.3` → [1.1, 1.2, 1.3]; undefined when the two ends do not make a range. */
