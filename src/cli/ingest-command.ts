@@ -1,3 +1,4 @@
+import { today as utcToday } from '../ingest/sources/day-range.js';
 import { parseArgs } from 'node:util';
 import { isValidIsoDate } from '../domain/calendar-date.js';
 import { runIngestion, runRangeIngestion, summarise } from '../ingest/run-ingestion.js';
@@ -27,7 +28,7 @@ function inputOf(values: Values): IngestSource | DayRange | undefined {
     return { url: values.url };
   }
   if (values.since !== undefined) {
-    const today = new Date().toISOString().slice(0, 10);
+    const today = utcToday();
     if (!isValidIsoDate(values.since)) throw new UsageError(`--since must be a calendar date YYYY-MM-DD: ${values.since}`, USAGE.ingest);
     if (values.since > today) throw new UsageError(`--since must not be after today (${today}, UTC): ${values.since}`, USAGE.ingest);
     return { from: values.since, to: today };

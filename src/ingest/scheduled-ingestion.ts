@@ -3,10 +3,8 @@ import type { RatesStore } from '../storage/ports.js';
 import { newHolder, runClaimed, type ClaimedRunDeps } from './claimed-run.js';
 import { nextPublicationRun } from './publication-time.js';
 import { runIngestion, runRangeIngestion, summarise } from './run-ingestion.js';
-import { daysAfter } from './sources/day-range.js';
+import { daysAfter, isoDay } from './sources/day-range.js';
 import type { DayRange, PublicationSchedule, SourceAdapter } from './sources/source-adapter.js';
-
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** How long after a source's stated publication time its run starts: banks are sometimes late. */
 export const SOURCE_RUN_DELAY_MINUTES = 30;

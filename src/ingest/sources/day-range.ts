@@ -2,7 +2,8 @@ import type { DayRange } from './source-adapter.js';
 
 const DAY_MS = 86_400_000;
 
-function isoDay(time: number): string {
+/** The UTC day of a time in ms, YYYY-MM-DD. */
+export function isoDay(time: number): string {
   return new Date(time).toISOString().slice(0, 10);
 }
 
