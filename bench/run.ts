@@ -298,7 +298,7 @@ async function main(): Promise<void> {
   const tracked = new TrackedCurrencies(DEFAULT_TRACKED);
   const latestBody = JSON.stringify(latestRates(view.snapshot, tracked, {}));
   const [, start, end] = /(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(YEAR_PATH)!;
-  const yearBody = rateRangeJson(ratesBetween(view.snapshot, tracked, { start: start!, end: end! }, {}));
+  const yearBody = [...rateRangeJson(ratesBetween(view.snapshot, tracked, { start: start!, end: end! }, {}))].join('');
   await stores.close();
   writeFileSync(join(work, 'latest.json'), latestBody);
   writeFileSync(join(work, 'year.json'), yearBody);

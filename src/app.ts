@@ -37,7 +37,7 @@ import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'quota'>;
+  config: Pick<Config, 'quota' | 'responseCacheBytes'>;
   tracked: TrackedCurrencies;
   view: RatesView;
   /** GET /sources: the enabled sources, in SOURCES order (what is stored of them is in the snapshot). */
@@ -139,7 +139,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // DECISIONS §1: auth, then quota, then validation (in each endpoint's handler), then the answer.
     api.addHook('onRequest', authenticate(deps.keys));
     api.addHook('onRequest', countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }));
-    apiRoutes(api, { view: deps.view, sources: deps.sources, tracked: deps.tracked, cache: new ResponseCache() });
+    apiRoutes(api, {
+      view: deps.view,
+      sources: deps.sources,
+      tracked: deps.tracked,
+      cache: new ResponseCache(deps.config.responseCacheBytes),
+      stalledAnswerMs: limits.stalledAnswerMs,
+    });
   });
   return app;
 }

@@ -75,6 +75,7 @@ const schema = z.object({
   // Read only to say that it is no longer used (Config.notices); still refused when malformed.
   INGEST_SCHEDULE_SOURCE: z.enum(['ecb-daily', 'ecb-90d', 'ecb-hist']).optional(),
   REFRESH_INTERVAL_MS: integer(100, 5000).default(1000),
+  RESPONSE_CACHE_MB: integer(1, 4096).default(24),
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), 'must be a redis:// or rediss:// URL')
@@ -114,6 +115,8 @@ export interface Config {
    */
   ingestSchedule: 'auto' | 'off' | number;
   refreshIntervalMs: number;
+  /** The answers kept to be sent again, heavy ones being sent included: their bound in bytes (response-cache.ts). */
+  responseCacheBytes: number;
   /** Quota counters in Redis instead of the database. */
   redisUrl: string | undefined;
   redisKeyPrefix: string;
@@ -206,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestOnEmpty: vars.INGEST_ON_EMPTY,
     ingestSchedule: scheduleOf(vars.INGEST_SCHEDULE),
     refreshIntervalMs: vars.REFRESH_INTERVAL_MS,
+    responseCacheBytes: vars.RESPONSE_CACHE_MB * 1024 * 1024,
     redisUrl: vars.REDIS_URL,
     redisKeyPrefix: vars.REDIS_KEY_PREFIX,
     workers: vars.WORKERS,

@@ -13,6 +13,8 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this; above common load-balancer idle timeouts (60 s). */
   keepAliveTimeoutMs: number;
+  /** DECISIONS §14: a connection that takes no bytes of its answer for this long is closed. */
+  stalledAnswerMs: number;
   /** How often Node looks for connections past the two timeouts above (its own default, 30 s, is too coarse). */
   timeoutCheckIntervalMs: number;
 }
@@ -23,6 +25,7 @@ export const HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 72_000,
+  stalledAnswerMs: 30_000,
   timeoutCheckIntervalMs: 1_000,
 };
 

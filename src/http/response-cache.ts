@@ -12,8 +12,6 @@ export interface RenderedBody {
   readonly etag: string;
 }
 
-export const CSV_TYPE = 'text/csv; charset=utf-8';
-
 /** The strong ETag of these bytes. */
 export function etagOf(bytes: Buffer): string {
   return `"${hash('sha1', bytes, 'base64url')}"`;
@@ -28,37 +26,78 @@ export function render(body: unknown): RenderedBody {
   return renderText(JSON.stringify(body), JSON_TYPE);
 }
 
+/** A body kept by the cache, and how many connections are sending it (it stays kept while they do). */
+export interface Kept {
+  readonly body: RenderedBody;
+  senders: number;
+}
+
 /**
- * 200 bodies by key (the request URL, with the representation when there is a choice), for the data version they were computed from: the same URL computes
+ * 200 bodies by key (the endpoint's key, with its format), for the data version they were computed from: the same key computes
  * to the same body until the data changes, and a new version empties the cache. Bounded by the
- * bytes it holds; the oldest entries go first.
+ * bytes it holds, with what heavy answers reserve while they are produced (heavy-answers.ts);
+ * the oldest entries no connection is sending go first.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, RenderedBody>();
+  private readonly entries = new Map<string, Kept>();
   private version = -1;
+  /** Bytes of the entries and of the reservations. */
   private held = 0;
+  private reserved = 0;
 
-  constructor(private readonly maxSize = 8 * 1024 * 1024) {}
+  constructor(readonly maxSize = 24 * 1024 * 1024) {}
 
-  get(version: number, key: string): RenderedBody | undefined {
+  get(version: number, key: string): Kept | undefined {
     return version === this.version ? this.entries.get(key) : undefined;
   }
 
-  set(version: number, key: string, body: RenderedBody): void {
-    if (version !== this.version) {
-      this.entries.clear();
-      this.held = 0;
-      this.version = version;
-    }
+  /** Keeps `body` under `key`; `reserved`: bytes reserved for it while produced, now its own. Undefined: not kept. */
+  set(version: number, key: string, body: RenderedBody, reserved = 0): Kept | undefined {
+    this.unreserve(reserved);
+    this.moveTo(version);
     const size = key.length + body.bytes.length;
-    if (size > this.maxSize || this.entries.has(key)) return;
-    while (this.held + size > this.maxSize) {
-      const [oldestKey, oldest] = this.entries.entries().next().value!;
-      this.entries.delete(oldestKey);
-      this.held -= oldestKey.length + oldest.bytes.length;
-    }
-    this.entries.set(key, body);
+    if (version !== this.version || this.entries.has(key) || !this.makeRoom(size)) return undefined;
+    const kept: Kept = { body, senders: 0 };
+    this.entries.set(key, kept);
     this.held += size;
+    return kept;
+  }
+
+  /** Sets `bytes` aside for a body being produced for `version`; false, with nothing changed, when they cannot fit. */
+  reserve(version: number, bytes: number): boolean {
+    this.moveTo(version);
+    if (version !== this.version || !this.makeRoom(bytes)) return false;
+    this.held += bytes;
+    this.reserved += bytes;
+    return true;
+  }
+
+  unreserve(bytes: number): void {
+    this.held -= bytes;
+    this.reserved -= bytes;
+  }
+
+  /** A newer version empties the cache; an older one (a request that read the data before it moved) changes nothing. */
+  private moveTo(version: number): void {
+    if (version <= this.version) return;
+    this.entries.clear();
+    this.held = this.reserved;
+    this.version = version;
+  }
+
+  /** Frees room for `size` more bytes, oldest entries first, never one being sent; false when it cannot. */
+  private makeRoom(size: number): boolean {
+    if (this.held + size <= this.maxSize) return true;
+    let freeable = 0;
+    for (const [key, kept] of this.entries) if (kept.senders === 0) freeable += key.length + kept.body.bytes.length;
+    if (this.held - freeable + size > this.maxSize) return false;
+    for (const [key, kept] of this.entries) {
+      if (this.held + size <= this.maxSize) break;
+      if (kept.senders > 0) continue;
+      this.entries.delete(key);
+      this.held -= key.length + kept.body.bytes.length;
+    }
+    return true;
   }
 }
 

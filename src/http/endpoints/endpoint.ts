@@ -5,6 +5,7 @@ import type { RatesSnapshot } from '../../domain/snapshot.js';
 import type { SourceDescription } from '../../domain/source-values.js';
 import type { Counted } from '../hooks/count-request.js';
 import { sendError } from '../errors.js';
+import type { Format } from '../formats.js';
 import { documented, type RouteDoc } from '../openapi/route-docs.js';
 import { validateParts } from './validate-parts.js';
 
@@ -36,30 +37,41 @@ export interface EndpointSpec<P extends z.ZodType, Q extends z.ZodType, B> {
   body(data: RatesData, input: { params: z.output<P>; query: z.output<Q> }, counted: Counted): B;
   /** The 200 body's JSON text, where the endpoint writes it itself (else JSON.stringify of it). */
   json?(body: B): string;
-  /** The 200 body as CSV, for a client that prefers `text/csv` (errors stay JSON). */
-  csv?(body: B): string;
+  /**
+   * A heavy body (DECISIONS §14), written part by part in every format it is offered in, JSON
+   * first: sent in pieces as the client takes them, never held whole for one connection.
+   */
+  written?: { json(body: B): Iterable<string> } & { [F in Exclude<Format, 'json'>]?: (body: B) => Iterable<string> };
+  /** The format the query names (`format=`), which wins over Accept; undefined: Accept decides. */
+  formatOf?(query: z.output<Q>): Format | undefined;
 }
 
-/** A 200 body as one of its representations: its text, or the value JSON.stringify writes. */
-export type Representation = { text: string; type: 'json' | 'csv' } | { value: unknown };
+/** A 200 body as one of its representations: its text, the value JSON.stringify writes, or its parts. */
+export type Representation = { text: string } | { value: unknown } | { parts: () => Iterable<string>; format: Format };
 
-/**
- * How every API route answers (routes/api-routes.ts): `compute` is called only when no kept answer fits,
- * with the representation the client prefers.
- */
-export type Respond = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  endpoint: ApiEndpoint,
-  compute: (data: RatesData, counted: Counted, csv: boolean) => Representation,
-) => FastifyReply;
+/** What the routes need to answer one validated request (routes/api-routes.ts). */
+export interface Answer {
+  readonly endpoint: ApiEndpoint;
+  /**
+   * What fixes the body besides the data version and the format: the path's template and the
+   * validated parameters, unknown ones left out (DECISIONS §14), so they never make another answer.
+   */
+  readonly key: string;
+  /** The format `format=` names; undefined: the one Accept prefers among the endpoint's. */
+  readonly format: Format | undefined;
+  /** Called only when no kept answer fits, with the format chosen. */
+  compute(data: RatesData, counted: Counted, format: Format): Representation;
+}
+
+/** How every API route answers (routes/api-routes.ts). */
+export type Respond = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => FastifyReply | Promise<FastifyReply>;
 
 /** An endpoint as the routes, the 405s and the OpenAPI document see it, its types kept inside. */
 export interface ApiEndpoint {
   readonly path: string;
   readonly cacheable: boolean;
-  /** Whether the 200 is also given as CSV (the answer then varies with Accept). */
-  readonly csv: boolean;
+  /** The formats its 200 is given in, JSON first (more than one: the answer varies with Accept). */
+  readonly formats: readonly Format[];
   /** Adds the GET route (HEAD mirrors it) to `app`; its handler answers through `respond`. */
   route(app: FastifyInstance, respond: Respond): void;
 }
@@ -67,23 +79,31 @@ export interface ApiEndpoint {
 /** One endpoint from its spec: its handler validates the input, then answers through `respond`. */
 export function defineEndpoint<B, P extends z.ZodType = NoInput, Q extends z.ZodType = NoInput>(spec: EndpointSpec<P, Q, B>): ApiEndpoint {
   const schemas = { ...(spec.params ? { params: spec.params } : {}), ...(spec.query ? { querystring: spec.query } : {}) };
-  const options = documented(spec.doc, schemas, spec.csv !== undefined);
-  const represent = (body: B, csv: boolean): Representation => {
-    if (csv && spec.csv) return { text: spec.csv(body), type: 'csv' };
-    return spec.json ? { text: spec.json(body), type: 'json' } : { value: body };
+  const written = spec.written;
+  const formats: Format[] = written ? ['json', ...(['csv', 'ndjson'] as const).filter((format) => written[format] !== undefined)] : ['json'];
+  const options = documented(spec.doc, schemas, formats);
+  const represent = (body: B, format: Format): Representation => {
+    const parts = written?.[format];
+    if (parts) return { parts: () => parts(body), format };
+    return spec.json ? { text: spec.json(body) } : { value: body };
   };
   const endpoint: ApiEndpoint = {
     path: spec.path,
     cacheable: spec.cacheable,
-    csv: spec.csv !== undefined,
+    formats,
     route(app, respond) {
       app.get(spec.path, options, (request, reply) => {
         // DECISIONS §1.4: after the key and the quota (onRequest hooks), before the answer.
         const input = validateParts({ params: spec.params, querystring: spec.query }, request.params, request.query);
         if (!input.ok) return sendError(reply, input.error);
-        return respond(request, reply, endpoint, (data, counted, csv) =>
-          represent(spec.body(data, { params: input.params, query: input.query }, counted), csv),
-        );
+        const { params, query } = input;
+        return respond(request, reply, {
+          endpoint,
+          // zod's objects leave out the keys they do not know: an unknown parameter changes nothing.
+          key: `${spec.path} ${JSON.stringify(params ?? {})} ${JSON.stringify(query ?? {})}`,
+          format: spec.formatOf?.(query),
+          compute: (data, counted, format) => represent(spec.body(data, { params, query }, counted), format),
+        });
       });
     },
   };

@@ -19,6 +19,7 @@ export const MESSAGES = {
   end: 'end must be a valid calendar date in YYYY-MM-DD format',
   order: 'end must not be before start',
   precision: 'precision must be an integer from 0 to 12',
+  format: 'format must be one of: json, csv, ndjson',
 } as const;
 
 const CODE = /^[A-Za-z]{3}$/;
@@ -55,6 +56,14 @@ export const rateSetQuery = z.object({
     .optional()
     .describe('Comma-separated currency codes to return (default: every tracked currency)'),
   ...closing,
+});
+
+/** DECISIONS §14: how a range is written; it wins over Accept, and its message closes the array. */
+export const rangeQuery = rateSetQuery.extend({
+  format: z
+    .enum(['json', 'csv', 'ndjson'], { error: MESSAGES.format })
+    .optional()
+    .describe('How the answer is written: json, csv or ndjson (default: as Accept asks, else json)'),
 });
 
 /** The fractional digits a validated `precision` asks for; absent: undefined (the default 6). */

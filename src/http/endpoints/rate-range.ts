@@ -3,7 +3,7 @@ import { ratesBetween, type RateRange as RateRangeBody } from '../../domain/rang
 import { apiResponses, NO_DATA_IN_RANGE, rangeParameters } from '../openapi/route-docs.js';
 import { code, isoDate, shownDecimals } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
-import { dateRangeOf, rangeParams, rateSetOf, rateSetQuery } from './parameters.js';
+import { dateRangeOf, rangeParams, rangeQuery, rateSetOf } from './parameters.js';
 
 export const RateRange = z
   .strictObject({
@@ -30,11 +30,11 @@ export const RateRange = z
     ],
   });
 
-/** The rate sets of a range of days, as JSON or CSV. */
+/** The rate sets of a range of days, as JSON, CSV or NDJSON, written day by day (DECISIONS §8, §14). */
 export const rateRangeEndpoint = defineEndpoint({
   path: '/api/v1/rates/:start..:end',
   params: rangeParams,
-  query: rateSetQuery,
+  query: rangeQuery,
   cacheable: true,
   doc: {
     operationId: 'getRatesBetween',
@@ -42,28 +42,34 @@ export const rateRangeEndpoint = defineEndpoint({
     description:
       'The rate set of every day from `start` to `end` (both included) on which the base has a rate, oldest first; ' +
       'each as `/rates/{date}` gives it, a symbol without a rate that day left out of that day. An empty `end` ' +
-      '(`2020-01-01..`) reaches the newest day. Any length, the whole history included, counts as one request. ' +
-      'With `Accept: text/csv`: a header `date,CODE,…` (the codes of the answer, alphabetical) and one row per day, ' +
-      'an empty cell where a day has no rate; errors stay JSON.',
+      '(`2020-01-01..`) reaches the newest day. Any length, the whole history included, counts as one request, ' +
+      'and is sent in pieces as the client reads it. ' +
+      'With `Accept: text/csv` or `format=csv`: a header `date,CODE,…` (the codes of the answer, alphabetical) and one row ' +
+      'per day, an empty cell where a day has no rate. With `Accept: application/x-ndjson` or `format=ndjson`: one line ' +
+      'per day, `{"date":D,"base":B,"rates":{…}}`. `format` wins over `Accept`; errors stay JSON.',
     tags: ['Rates'],
     conditional: true,
     parameters: rangeParameters('2026-01-02', '2026-01-09'),
     responses: apiResponses({ body: RateRange, description: 'The rate sets by day' }, NO_DATA_IN_RANGE, true),
   },
   body: ({ snapshot, tracked }, { params, query }) => ratesBetween(snapshot, tracked, dateRangeOf(params), rateSetOf(query)),
-  json: rateRangeJson,
-  csv: rateRangeCsv,
+  written: { json: rateRangeJson, csv: rateRangeCsv, ndjson: rateRangeNdjson },
+  formatOf: (query) => query.format,
 });
 
 /**
- * A range as JSON text, written day by day: the same bytes JSON.stringify gives for
+ * A range as JSON text, day by day: the same bytes JSON.stringify gives for
  * `{base, start_date, end_date, rates: {day: {code: rate}}}`, without building that object.
  */
-export function rateRangeJson(range: RateRangeBody): string {
-  const days: string[] = [];
-  for (const [date, rates] of range.days()) days.push(`${JSON.stringify(date)}:${JSON.stringify(rates)}`);
+export function* rateRangeJson(range: RateRangeBody): Iterable<string> {
   const { base, start_date, end_date } = range;
-  return `${JSON.stringify({ base, start_date, end_date }).slice(0, -1)},"rates":{${days.join(',')}}}`;
+  yield `${JSON.stringify({ base, start_date, end_date }).slice(0, -1)},"rates":{`;
+  let separator = '';
+  for (const [date, rates] of range.days()) {
+    yield `${separator}${JSON.stringify(date)}:${JSON.stringify(rates)}`;
+    separator = ',';
+  }
+  yield '}}';
 }
 
 /**
@@ -71,8 +77,12 @@ export function rateRangeJson(range: RateRangeBody): string {
  * per currency of the answer (alphabetical), one row per day, an empty cell where a day has no
  * rate. Codes, dates and rates hold no comma or quote, so no field needs quoting.
  */
-export function rateRangeCsv(range: RateRangeBody): string {
-  const lines = [['date', ...range.codes].join(',')];
-  for (const [date, rates] of range.days()) lines.push([date, ...range.codes.map((code) => rates[code] ?? '')].join(','));
-  return lines.join('\r\n') + '\r\n';
+export function* rateRangeCsv(range: RateRangeBody): Iterable<string> {
+  yield ['date', ...range.codes].join(',') + '\r\n';
+  for (const [date, rates] of range.days()) yield [date, ...range.codes.map((code) => rates[code] ?? '')].join(',') + '\r\n';
+}
+
+/** A range as NDJSON (DECISIONS §14): one line per day, `{"date":D,"base":B,"rates":{…}}`, each ended by `\n`. */
+export function* rateRangeNdjson(range: RateRangeBody): Iterable<string> {
+  for (const [date, rates] of range.days()) yield `${JSON.stringify({ date, base: range.base, rates })}\n`;
 }

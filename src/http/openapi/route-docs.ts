@@ -1,5 +1,6 @@
 import type { FastifySchema } from 'fastify';
 import { z, type ZodType } from 'zod';
+import { MEDIA_TYPES, type Format } from '../formats.js';
 import { BadRequest, NotFound, QuotaExceeded, ServiceUnavailable, Unauthorized } from './response-schemas.js';
 
 /** A response header as the OpenAPI document shows it (a JSON schema with a description). */
@@ -112,14 +113,18 @@ export function requestHeadersDoc(doc: RouteDoc): Record<string, unknown> {
   return { type: 'object', properties };
 }
 
-const CSV_BODY = z.string().describe('`date,CODE,…` then one row per day (RFC 4180, CRLF line ends)');
+/** The 200 bodies besides JSON, as the document shows them. */
+const OTHER_BODIES: Record<Exclude<Format, 'json'>, ZodType> = {
+  csv: z.string().describe('`date,CODE,…` then one row per day (RFC 4180, CRLF line ends)'),
+  ndjson: z.string().describe('One line per day, oldest first: `{"date":D,"base":B,"rates":{…}}`, each ended by `\\n`'),
+};
 
-/** Fastify `schema.response`: the zod bodies by status (304 has none); with `csv`, a CSV 200 beside the JSON one. */
-function responseSchemas(doc: RouteDoc, csv: boolean): Record<number, unknown> {
+/** Fastify `schema.response`: the zod bodies by status (304 has none); the 200 in each of `formats`. */
+function responseSchemas(doc: RouteDoc, formats: readonly Format[]): Record<number, unknown> {
   const response: Record<number, unknown> = {};
   for (const [status, { description, body }] of Object.entries(doc.responses)) {
     const content: Record<string, { schema: ZodType }> = body === undefined ? {} : { 'application/json': { schema: body } };
-    if (csv && status === '200') content['text/csv'] = { schema: CSV_BODY };
+    if (status === '200') for (const format of formats) if (format !== 'json') content[MEDIA_TYPES[format]] = { schema: OTHER_BODIES[format] };
     response[Number(status)] = body === undefined ? z.undefined().describe(description) : { description, content };
   }
   return response;
@@ -135,9 +140,9 @@ declare module 'fastify' {
 /**
  * A GET route's documentation as Fastify route options: its `schema` (summary, tags, response
  * bodies, beside the schemas of its input) and the doc itself in `config` for the OpenAPI
- * transform. `csv`: whether the 200 is also given as CSV, on `Accept: text/csv`.
+ * transform. `formats`: what the 200 is given as, by Accept or `format=` (JSON first).
  */
-export function documented(doc: RouteDoc, input: Pick<FastifySchema, 'params' | 'querystring'> = {}, csv = false) {
+export function documented(doc: RouteDoc, input: Pick<FastifySchema, 'params' | 'querystring'> = {}, formats: readonly Format[] = ['json']) {
   const schema: FastifySchema = {
     ...input,
     operationId: doc.operationId,
@@ -145,7 +150,7 @@ export function documented(doc: RouteDoc, input: Pick<FastifySchema, 'params' | 
     description: doc.description,
     tags: doc.tags,
     ...(doc.security ? { security: doc.security } : {}),
-    response: responseSchemas(doc, csv),
+    response: responseSchemas(doc, formats),
   };
   return { schema, config: { doc } };
 }

@@ -4,9 +4,11 @@ import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { SourceDescription } from '../../domain/source-values.js';
 import type { RatesView } from '../../live/rates-view.js';
 import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
-import type { Representation, Respond } from '../endpoints/endpoint.js';
+import type { ApiEndpoint, Representation, Respond } from '../endpoints/endpoint.js';
 import { JSON_TYPE } from '../errors.js';
-import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
+import { CONTENT_TYPES, MEDIA_TYPES, type Format } from '../formats.js';
+import { HeavyAnswers, holdWhileSent, sendRendered } from '../heavy-answers.js';
+import { render, renderText, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
 export interface ApiRouteDeps {
   view: RatesView;
@@ -14,39 +16,53 @@ export interface ApiRouteDeps {
   sources: readonly SourceDescription[];
   tracked: TrackedCurrencies;
   cache: ResponseCache;
+  /** A connection that takes no bytes of its answer for this long is closed (DECISIONS §14). */
+  stalledAnswerMs: number;
 }
 
-/** JSON first: what a request without Accept, or accepting anything, gets. */
-const MEDIA_TYPES = ['application/json', 'text/csv'];
-
-/** Whether the client prefers CSV to JSON; an Accept naming neither gets JSON, as no Accept does. */
-function prefersCsv(request: FastifyRequest): boolean {
-  return new Negotiator(request.raw).mediaType(MEDIA_TYPES) === 'text/csv';
+/**
+ * The format of the answer: the one `format=` names, else the one Accept prefers among the
+ * endpoint's (JSON first: what a request without Accept, or accepting anything, gets), else JSON.
+ */
+function formatFor(request: FastifyRequest, endpoint: ApiEndpoint, named: Format | undefined): Format {
+  if (named !== undefined || endpoint.formats.length === 1) return named ?? 'json';
+  const preferred = new Negotiator(request.raw).mediaType(endpoint.formats.map((format) => MEDIA_TYPES[format]));
+  return endpoint.formats.find((format) => MEDIA_TYPES[format] === preferred) ?? 'json';
 }
 
-function rendered(representation: Representation): RenderedBody {
-  if ('value' in representation) return render(representation.value);
-  return renderText(representation.text, representation.type === 'csv' ? CSV_TYPE : JSON_TYPE);
+function rendered(representation: Exclude<Representation, { parts: unknown }>): RenderedBody {
+  return 'value' in representation ? render(representation.value) : renderText(representation.text, JSON_TYPE);
 }
 
 /**
  * The API's GET routes, one per endpoint of the list, each validating its input first
- * (endpoint.ts). A cacheable endpoint's body is computed once per URL, representation and data
- * version, then sent again as it is.
+ * (endpoint.ts). A cacheable endpoint's body is computed once per key, format and data version,
+ * then sent again as it is; a heavy one (a range) is produced in pieces (heavy-answers.ts).
  */
-export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps): void {
-  const respond: Respond = (request, reply, endpoint, compute) => {
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs }: ApiRouteDeps): void {
+  const heavy = new HeavyAnswers(cache);
+  const respond: Respond = (request, reply, { endpoint, key, format: named, compute }) => {
     const snapshot = view.snapshot;
-    const csv = endpoint.csv && prefersCsv(request);
-    if (endpoint.csv) reply.header('vary', 'Accept');
-    const key = csv ? `csv ${request.url}` : request.url;
-    let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
-    if (!body) {
-      if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-      body = rendered(compute({ snapshot, tracked, sources }, request.counted, csv));
-      if (endpoint.cacheable) cache.set(snapshot.version, key, body);
+    const format = formatFor(request, endpoint, named);
+    if (endpoint.formats.length > 1) reply.header('vary', 'Accept');
+    const cacheKey = `${format} ${key}`;
+    const kept = endpoint.cacheable ? cache.get(snapshot.version, cacheKey) : undefined;
+    if (kept) {
+      holdWhileSent(reply, kept);
+      return sendRendered(request, reply, kept.body, stalledAnswerMs);
     }
-    return sendBody(request, reply, body);
+    if (request.counted === undefined) throw new Error('the API routes run after countRequest');
+    const representation = compute({ snapshot, tracked, sources }, request.counted, format);
+    if (!('parts' in representation)) {
+      const body = rendered(representation);
+      if (endpoint.cacheable) cache.set(snapshot.version, cacheKey, body);
+      return sendRendered(request, reply, body, stalledAnswerMs);
+    }
+    return heavy.produce(snapshot.version, cacheKey, CONTENT_TYPES[format], representation.parts, endpoint.cacheable).then((produced) => {
+      if ('parts' in produced) return heavy.sendInPieces(request, reply, produced, stalledAnswerMs);
+      if (produced.kept) holdWhileSent(reply, produced.kept);
+      return sendRendered(request, reply, produced.whole, stalledAnswerMs);
+    });
   };
   for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond);
 }

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RatesSnapshot } from '../../src/domain/snapshot.js';
+import { HTTP_LIMITS } from '../../src/http/limits.js';
+import { loadWebFiles } from '../../src/http/routes/web-page.js';
+import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
+import { FIXTURES, read, startTestApp, startTestServer } from '../helpers/test-server.js';
+
+/**
+ * DECISIONS §14: a range larger than the cache may keep is produced twice, a first pass for its
+ * ETag and length, a second writing the bytes as the client reads them; the two ways give the
+ * same bytes. (The slow readers and the fair share, on a server process: test/process/heavy-answers.)
+ */
+
+const WHOLE = '/api/v1/rates/1999-01-04..';
+const sha1 = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
+
+test('when the whole history cannot be kept (RESPONSE_CACHE_MB=1), then it is written in a second pass, the same bytes as a kept one', async (t) => {
+  const usual = await startTestApp(t, { ingest: [HISTORY_ZIP] });
+  const small = await startTestApp(t, { ingest: [HISTORY_ZIP], env: { RESPONSE_CACHE_MB: '1' } });
+  const passes = t.mock.method(RatesSnapshot.prototype, 'daysBetween');
+  const passesOf = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+    const before = passes.mock.callCount();
+    const result = await work();
+    return [result, passes.mock.callCount() - before];
+  };
+
+  const [kept, keptPasses] = await passesOf(async () => read(await usual.get(WHOLE)));
+  assert.equal(kept.status, 200);
+  assert.equal(keptPasses, 1, 'kept: one pass');
+  assert.ok(kept.text.length > 3_000_000, `the whole history is large (${kept.text.length} bytes)`);
+
+  for (const round of ['first', 'again']) {
+    const [written, writtenPasses] = await passesOf(async () => read(await small.get(WHOLE)));
+    assert.equal(writtenPasses, 2, `${round}: a first pass for the ETag and length, a second for the bytes`);
+    assert.equal(written.text, kept.text, round);
+    assert.equal(written.headers.get('etag'), kept.headers.get('etag'));
+    assert.equal(written.headers.get('etag'), sha1(written.text));
+    assert.equal(written.headers.get('content-length'), String(Buffer.byteLength(written.text)));
+  }
+
+  const [notModified, checkPasses] = await passesOf(() => small.get(WHOLE, { headers: { 'if-none-match': kept.headers.get('etag')! } }));
+  assert.equal(notModified.status, 304);
+  assert.equal(checkPasses, 1, 'a 304 needs the first pass only');
+
+  const [head, headPasses] = await passesOf(() => small.get(WHOLE, { method: 'HEAD' }));
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(kept.text)));
+  assert.equal(await head.text(), '');
+  assert.equal(headPasses, 1, 'a HEAD needs the first pass only');
+
+  const [inUsual, usualAgain] = await passesOf(async () => read(await usual.get(`${WHOLE}?unknown=1`)));
+  assert.equal(inUsual.text, kept.text);
+  assert.equal(usualAgain, 0, 'the kept one is sent again');
+});
+
+/** Sends `GET path` on `socket` (kept alive) and reads one whole answer, leaving the socket open. */
+function exchange(socket: Socket, host: string, path: string, key: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += String(chunk);
+      const end = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text)?.[1];
+      if (end === -1 || length === undefined || text.length < end + 4 + Number(length)) return;
+      socket.off('data', onData).off('close', onClose);
+      resolve(text);
+    };
+    const onClose = () => reject(new Error(`the connection closed: ${text}`));
+    socket.on('data', onData).once('close', onClose);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+  });
+}
+
+test('when a kept-alive connection idles longer than the stall limit between answers, then it stays open: only an answer waiting is cut', async (t) => {
+  const server = await startTestServer(t, { ingest: ['hist.csv'] }, {
+    httpLimits: { ...HTTP_LIMITS, stalledAnswerMs: 200 },
+    webFiles: loadWebFiles(`${FIXTURES}web-page/`),
+  });
+  const { hostname, port } = new URL(server.url);
+  const socket = connect(Number(port), hostname);
+  t.after(() => socket.destroy());
+  await once(socket, 'connect');
+  const first = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest', server.key);
+  assert.match(first, /^HTTP\/1\.1 200/);
+  await sleep(700);
+  const second = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest?symbols=USD', server.key);
+  assert.match(second, /^HTTP\/1\.1 200/);
+  assert.ok(!socket.destroyed);
+});
