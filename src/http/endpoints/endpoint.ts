@@ -6,7 +6,7 @@ import type { SourceDescription } from '../../domain/source-values.js';
 import type { Counted } from '../hooks/count-request.js';
 import { sendError } from '../errors.js';
 import { documented, type RouteDoc } from '../openapi/route-docs.js';
-import { validateParts } from './validate-parts.js';
+import { validateParts, type AppRules } from './validate-parts.js';
 
 /** What an endpoint computes its answer from: the rates in memory, the currencies served, the enabled sources. */
 export interface RatesData {
@@ -14,6 +14,8 @@ export interface RatesData {
   tracked: TrackedCurrencies;
   /** The enabled sources, in SOURCES order. */
   sources: readonly SourceDescription[];
+  /** One enabled source's rates alone (DECISIONS §15, `source=ID`); undefined: `snapshot`. */
+  ratesOf: (source: string | undefined) => RatesSnapshot;
 }
 
 /** An endpoint without path parameters or query: its input is empty. */
@@ -60,8 +62,8 @@ export interface ApiEndpoint {
   readonly cacheable: boolean;
   /** Whether the 200 is also given as CSV (the answer then varies with Accept). */
   readonly csv: boolean;
-  /** Adds the GET route (HEAD mirrors it) to `app`; its handler answers through `respond`. */
-  route(app: FastifyInstance, respond: Respond): void;
+  /** Adds the GET route (HEAD mirrors it) to `app`; its handler answers through `respond`, validating with the app's `rules`. */
+  route(app: FastifyInstance, respond: Respond, rules?: AppRules): void;
 }
 
 /** One endpoint from its spec: its handler validates the input, then answers through `respond`. */
@@ -76,10 +78,10 @@ export function defineEndpoint<B, P extends z.ZodType = NoInput, Q extends z.Zod
     path: spec.path,
     cacheable: spec.cacheable,
     csv: spec.csv !== undefined,
-    route(app, respond) {
+    route(app, respond, rules) {
       app.get(spec.path, options, (request, reply) => {
         // DECISIONS §1.4: after the key and the quota (onRequest hooks), before the answer.
-        const input = validateParts({ params: spec.params, querystring: spec.query }, request.params, request.query);
+        const input = validateParts({ params: spec.params, querystring: spec.query }, request.params, request.query, rules);
         if (!input.ok) return sendError(reply, input.error);
         return respond(request, reply, endpoint, (data, counted, csv) =>
           represent(spec.body(data, { params: input.params, query: input.query }, counted), csv),

@@ -5,6 +5,7 @@ import type { SourceDescription } from '../../domain/source-values.js';
 import type { RatesView } from '../../live/rates-view.js';
 import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
 import type { Representation, Respond } from '../endpoints/endpoint.js';
+import { sourceRules } from '../endpoints/parameters.js';
 import { JSON_TYPE } from '../errors.js';
 import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
@@ -43,10 +44,11 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache 
     let body = endpoint.cacheable ? cache.get(snapshot.version, key) : undefined;
     if (!body) {
       if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-      body = rendered(compute({ snapshot, tracked, sources }, request.counted, csv));
+      body = rendered(compute({ snapshot, tracked, sources, ratesOf: (source) => (source === undefined ? snapshot : view.snapshotOf(source)) }, request.counted, csv));
       if (endpoint.cacheable) cache.set(snapshot.version, key, body);
     }
     return sendBody(request, reply, body);
   };
-  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond);
+  const rules = sourceRules(sources.map(({ id }) => id));
+  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond, rules);
 }
