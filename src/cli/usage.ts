@@ -10,7 +10,7 @@ Commands:
   ingest                Load a rate source's values (the ECB's by default) into the store
   keys create|list|update|revoke
                         Manage API keys and their quotas
-  sources compare       Compare the enabled sources' rates per 1 EUR on one day
+  sources compare       Compare the enabled sources' rates per 1 EUR on one day, flag wide gaps
   migrate               Create or update the database schema
 
 Run "currency-rates <command> --help" for a command's options.
@@ -48,16 +48,19 @@ Options:
                         servers apply it within seconds, to the current period
   revoke ID             revokes a key; running servers refuse it within seconds
   revoke --name NAME    the same, for the one active key named NAME`,
-  sources: `Usage: currency-rates sources compare [--date YYYY-MM-DD] [--json]
+  sources: `Usage: currency-rates sources compare [--date YYYY-MM-DD] [--threshold P] [--json]
 
 For each currency that two sources enabled in SOURCES both give on one day, prints each pair's
 rates per 1 EUR (the ECB's own figure; another bank's P(EUR) / P(X)) and their difference
-(b - a) / a x 100 in percent, computed exactly and rounded once to 6 places.
+(b - a) / a x 100 in percent, computed exactly and rounded once to 6 places; then the currencies
+on which two sources differ by more than P percent, with those pairs' lines again.
 
 Options:
-  --date D   the day to compare (default: the latest day on which two enabled sources have values)
-  --json     one JSON object: {date, sources, comparisons: [{currency, source_a, rate_a, source_b,
-             rate_b, difference_pct}]}`,
+  --date D        the day to compare (default: the latest day on which two enabled sources have values)
+  --threshold P   flag differences larger than P percent, either way, exactly (default 1; 0.5 means
+                  0.5 %): digits with an optional point, such as 1, 0.5 or 2.25
+  --json          one JSON object: {date, sources, comparisons: [{currency, source_a, rate_a,
+                  source_b, rate_b, difference_pct}], threshold_pct, beyond_threshold: [codes]}`,
   migrate: `Usage: currency-rates migrate
 
 Creates or updates the schema of the database named by DATABASE_URL.`,

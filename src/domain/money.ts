@@ -196,6 +196,18 @@ export function relativeDifferencePct(a: Ratio, b: Ratio): string {
 }
 
 /**
+ * Whether `b` lies more than `thresholdPct` percent of `a` away from `a`, either way:
+ * |b − a| / a × 100 > threshold, decided on the exact ratios (a difference rounding to the
+ * threshold still counts by its true size). `a` must be positive, the threshold not negative.
+ */
+export function differsByMorePct(a: Ratio, b: Ratio, thresholdPct: Decimal): boolean {
+  if (a.num <= 0n) throw new RangeError('a relative difference needs a positive reference');
+  const difference = b.num * a.den - a.num * b.den;
+  // |difference| / (b.den × a.num) × 100 > units / 10^scale, every denominator positive.
+  return (difference < 0n ? -difference : difference) * 100n * pow10(thresholdPct.scale) > thresholdPct.units * b.den * a.num;
+}
+
+/**
  * The exponent k when `text` is 10^k written as a plain integer ("1", "10", "1000"), else
  * undefined. Banks quote some currencies per 10, 100 … units; every such nominal is a power of
  * ten, which keeps the per-unit value a finite decimal.

@@ -4,7 +4,8 @@ import type { StoredSpan } from './source-values.js';
 
 /**
  * The rates of one day, each per 1 EUR as an exact rational: the ECB's own figures, or P(EUR) / P(c)
- * of the first enabled source quoting both that day (DECISIONS §9).
+ * of the first enabled source quoting both that day (DECISIONS §9). One source's day alone
+ * (source-alone-day.ts) is per one unit of its base instead: answers only ever divide two rates.
  */
 export interface Day {
   readonly date: string;
@@ -12,7 +13,7 @@ export interface Day {
   has(code: string): boolean;
   /** How many tracked currencies it quotes (EUR among them when tracked). */
   readonly size: number;
-  /** The rate of a currency per 1 EUR, exact (EUR: 1). */
+  /** The rate of a currency per 1 EUR (or per one unit of a source's base, above), exact. */
   rate(code: string): Ratio | undefined;
 }
 

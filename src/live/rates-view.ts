@@ -1,6 +1,7 @@
 import { BlendedDay } from '../domain/blended-day.js';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import { ecbDay, RatesSnapshot, type Day } from '../domain/snapshot.js';
+import { SourceAloneDay } from '../domain/source-alone-day.js';
 import { storedSourceDay, type SourceDayValues } from '../domain/source-day.js';
 import { spanOfEncodedDays, type EncodedSourceDay, type StoredSpan } from '../domain/source-values.js';
 import type { RatesStore } from '../storage/ports.js';
@@ -32,6 +33,10 @@ export class RatesView {
   /** What is stored of each enabled source, kept up to date by each load (GET /sources). */
   private readonly spans = new Map<string, StoredSpan>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Each stored day's values, decoded on first use and read by both the blend and the source's own days. */
+  private readonly values = new WeakMap<EncodedSourceDay, SourceDayValues>();
+  /** Each source's own snapshot (snapshotOf), made on first use, for the data version of `current`. */
+  private alone = { version: -1, bySource: new Map<string, RatesSnapshot>() };
 
   constructor(
     private readonly rates: RatesStore,
@@ -48,6 +53,24 @@ export class RatesView {
 
   get snapshot(): RatesSnapshot {
     return this.current;
+  }
+
+  /**
+   * The rates of one enabled source alone (DECISIONS §15, `source=ID`), for the data of `snapshot`.
+   * Made on first use for each data version from the days already held: the texts and their
+   * decoded values are shared with the blend, not copied, and a source never asked for costs nothing.
+   */
+  snapshotOf(source: string): RatesSnapshot {
+    if (this.alone.version !== this.current.version) this.alone = { version: this.current.version, bySource: new Map() };
+    let snapshot = this.alone.bySource.get(source);
+    if (snapshot === undefined) {
+      const served = this.sources.find(({ id }) => id === source);
+      if (served === undefined) throw new Error(`source ${source} is not enabled`);
+      const days = [...this.days.get(source)!.values()].map((day) => this.aloneDay(served, day));
+      snapshot = RatesSnapshot.empty().withDays(days, this.current.version, this.current.today);
+      this.alone.bySource.set(source, snapshot);
+    }
+    return snapshot;
   }
 
   /**
@@ -108,8 +131,29 @@ export class RatesView {
       return encoded === undefined ? [] : [{ source, encoded }];
     });
     const only = given.length === 1 ? given[0]! : undefined;
-    if (only && only.source.terms === 'units-per-base' && only.source.base === 'EUR') return ecbDay(only.encoded, this.tracked.codes);
-    const layers = given.map(({ source: { id, base, terms }, encoded }) => storedSourceDay(id, base, terms, encoded.rates));
+    if (only && inEurTerms(only.source)) return ecbDay(only.encoded, this.tracked.codes);
+    const layers = given.map(({ source, encoded }) => this.valuesOf(source, encoded));
     return new BlendedDay(date, layers, this.tracked.codes, this.homeFirstAfter);
   }
+
+  /**
+   * A source's own day. Where it alone gives that day, in EUR's own terms (the ECB's history), the
+   * blend's day is its figures as they stand (dayOn) and is shared, decoded once.
+   */
+  private aloneDay(source: ServedSource, day: EncodedSourceDay): Day {
+    const alone = inEurTerms(source) && this.sources.every(({ id }) => id === source.id || !this.days.get(id)!.has(day.date));
+    return (alone ? this.current.day(day.date) : undefined) ?? new SourceAloneDay(day.date, this.valuesOf(source, day), this.tracked.codes);
+  }
+
+  /** A stored day's values, one object per stored day: decoded once however many days read them. */
+  private valuesOf({ id, base, terms }: ServedSource, day: EncodedSourceDay): SourceDayValues {
+    let values = this.values.get(day);
+    if (values === undefined) this.values.set(day, (values = storedSourceDay(id, base, terms, day.rates)));
+    return values;
+  }
+}
+
+/** Whether a source's figures are units per 1 EUR, the rates' own terms (the ECB's). */
+function inEurTerms({ base, terms }: ServedSource): boolean {
+  return terms === 'units-per-base' && base === 'EUR';
 }

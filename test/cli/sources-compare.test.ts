@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { describeRun, fixture, runCli, serviceEnv } from '../helpers/cli.js';
 import { HISTORY_ZIP, historyCsvText, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
 import { divide, formatHalfUp6, multiply, parseDecimal, perEuro, subtract, type Rational } from '../helpers/oracle.js';
+import { BANK_BASES, bankDays } from '../helpers/bank-text-oracle.js';
 import { PROVIDER_FILES, providerText } from '../helpers/provider-fixtures.js';
 
 /**
@@ -75,7 +76,9 @@ const compare = (sources: string, ...args: string[]) => runCli(['sources', 'comp
 test('when four sources publish on a day, then each pair of them is one line per currency, exact to the oracle', async () => {
   const run = await compare('ecb,nbp,cnb,nbu', '--date', DAY);
   assert.equal(run.code, 0, describeRun(run));
-  const lines = run.stdout.trimEnd().split('\n');
+  // The table, up to the blank line before what the threshold flags (checked below).
+  const all = run.stdout.trimEnd().split('\n');
+  const lines = all.slice(0, all.indexOf(''));
   assert.equal(lines[0], `Rates per 1 EUR on ${DAY} from ecb, nbp, cnb, nbu; difference = (b - a) / a x 100`);
   assert.equal(lines[1], 'currency a                  rate a  b                  rate b  difference %');
   const nbp = nbpDay();
@@ -146,4 +149,94 @@ test('when the comparison cannot be made, then the command exits non-zero and sa
   const badSub = await runCli(['sources', 'list'], env);
   assert.equal(badSub.code, 2, describeRun(badSub));
   assert.match(badSub.stderr, /unknown sources subcommand: list/);
+});
+
+/** Each source's rates per 1 EUR on `date`, by code, from the files' text: the ECB's own, a bank's P(EUR) / P(X). */
+async function perEuroOn(date: string, sources: readonly string[]): Promise<Map<string, Map<string, Rational>>> {
+  const banks = bankDays();
+  const history = parseHistoryCsv(await historyCsvText());
+  return new Map(
+    sources.map((source) => {
+      if (source === 'ecb') {
+        const day = history.get(date) ?? {};
+        return [source, new Map(Object.keys(day).map((code) => [code, perEuro(day, code)]))];
+      }
+      const values = new Map(banks.get(source)!.get(date) ?? []).set(BANK_BASES[source]!, ONE);
+      return [source, new Map([...values].filter(([code]) => code !== 'EUR').map(([code]) => [code, perEurOf(values, code)]))];
+    }),
+  );
+}
+
+/** The pairs' lines the oracle puts beyond `threshold` percent, exactly: |b − a| × 100 > threshold × a. */
+function beyond(rates: Map<string, Map<string, Rational>>, threshold: string): string[] {
+  const sources = [...rates.keys()];
+  const codes = [...new Set([...rates.values()].flatMap((byCode) => [...byCode.keys()]))].sort();
+  const flagged: string[] = [];
+  for (const code of codes) {
+    for (let i = 0; i < sources.length; i++) {
+      for (let j = i + 1; j < sources.length; j++) {
+        const [a, b] = [rates.get(sources[i]!)!.get(code), rates.get(sources[j]!)!.get(code)];
+        if (a === undefined || b === undefined) continue;
+        const difference = subtract(b, a);
+        const size = multiply({ num: difference.num < 0n ? -difference.num : difference.num, den: difference.den }, parseDecimal('100'));
+        const excess = subtract(size, multiply(parseDecimal(threshold), a));
+        if (excess.num * excess.den > 0n) flagged.push(line(code, [sources[i]!, a], [sources[j]!, b]));
+      }
+    }
+  }
+  return flagged;
+}
+
+/** What follows the table: the summary line, then the flagged lines again. */
+function flaggedPart(stdout: string): string[] {
+  const lines = stdout.trimEnd().split('\n');
+  return lines.slice(lines.indexOf('') + 1);
+}
+
+test('when sources differ by more than 1 % (the default), then those currencies are named after the table, with their lines', async () => {
+  const date = '2026-03-03';
+  const sources = ['ecb', 'nbp', 'cnb', 'nbu'];
+  const flagged = beyond(await perEuroOn(date, sources), '1');
+  const codes = [...new Set(flagged.map((text) => text.slice(0, 3)))];
+  assert.ok(codes.length >= 3, `some currencies differ by more than 1 % on ${date}: ${codes.join(', ')}`);
+  const run = await compare(sources.join(','), '--date', date);
+  assert.equal(run.code, 0, describeRun(run));
+  const all = run.stdout.trimEnd().split('\n');
+  const compared = new Set(all.slice(2, all.indexOf('')).map((text) => text.slice(0, 3))).size;
+  assert.deepEqual(flaggedPart(run.stdout), [`Sources differ by more than 1% on ${codes.length} of ${compared} currencies: ${codes.join(', ')}`, ...flagged]);
+  // Each flagged line is one of the table's, as it stands there.
+  for (const text of flagged) assert.ok(all.slice(2, all.indexOf('')).includes(text), text);
+});
+
+test('when --threshold is given, then it is the percentage, decided on the exact difference, not the rounded one shown', async () => {
+  const rates = await perEuroOn(DAY, ['nbp', 'nbu']);
+  const half = beyond(rates, '0.5');
+  assert.ok(half.length >= 3 && beyond(rates, '1').length === 0, 'some lines between 0.5 % and 1 %');
+  const run = await compare('nbp,nbu', '--date', DAY, '--threshold', '0.5');
+  assert.equal(run.code, 0, describeRun(run));
+  assert.deepEqual(flaggedPart(run.stdout).slice(1), half);
+  assert.deepEqual(flaggedPart(await compare('nbp,nbu', '--date', DAY).then((r) => r.stdout)), ['No currency on which two sources differ by more than 1%']);
+
+  // At a threshold equal to a difference as shown (rounded to 6 places), the exact difference decides.
+  const uah = half.find((text) => text.startsWith('UAH '))!;
+  const shown = uah.trim().split(/\s+/).at(-1)!.replace('-', '');
+  const exact = beyond(rates, shown).some((text) => text.startsWith('UAH '));
+  const atShown = await compare('nbp,nbu', '--date', DAY, '--threshold', shown, '--json');
+  assert.equal(atShown.code, 0, describeRun(atShown));
+  const body = JSON.parse(atShown.stdout) as { threshold_pct: string; beyond_threshold: string[] };
+  assert.equal(body.threshold_pct, shown);
+  assert.equal(body.beyond_threshold.includes('UAH'), exact, `UAH at ${shown} %: ${exact ? 'beyond' : 'within'} by its exact difference`);
+  assert.deepEqual(body.beyond_threshold, [...new Set(beyond(rates, shown).map((text) => text.slice(0, 3)))]);
+  // 0: every difference that is not exactly nought.
+  const zero = JSON.parse((await compare('nbp,nbu', '--date', DAY, '--threshold', '0', '--json')).stdout) as { beyond_threshold: string[] };
+  assert.deepEqual(zero.beyond_threshold, [...new Set(beyond(rates, '0').map((text) => text.slice(0, 3)))]);
+});
+
+test('when --threshold is not a plain non-negative percentage, then the command exits 2 and says so, comparing nothing', async () => {
+  for (const bad of ['abc', '-1', '1e3', '', '1%', '.5', '0.5.1', '1,5', ' 1', '1234567', '0.1234567890123']) {
+    const run = await compare('ecb,nbp', `--threshold=${bad}`);
+    assert.equal(run.code, 2, `${JSON.stringify(bad)}: ${describeRun(run)}`);
+    assert.ok(run.stderr.includes(`--threshold must be a percentage, a decimal number such as 0.5 (for 0.5 %): ${bad}\n`), `${JSON.stringify(bad)}: ${run.stderr}`);
+    assert.equal(run.stdout, '');
+  }
 });

@@ -128,12 +128,12 @@ test('the OpenAPI document', async (t) => {
     for (const path of ENDPOINTS) assert.ok(doc.paths[path]?.get, `GET ${path} is documented`);
     const parameters = (path: string) =>
       (doc.paths[path].get.parameters as Json[]).filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`);
-    assert.deepEqual(parameters(`${V1}/rates/latest`), ['query:base', 'query:symbols', 'query:precision']);
-    assert.deepEqual(parameters(`${V1}/rates/{date}`), ['path:date!', 'query:base', 'query:symbols', 'query:precision']);
-    assert.deepEqual(parameters(`${V1}/rates/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:precision']);
-    assert.deepEqual(parameters(`${V1}/fluctuation/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:precision']);
-    assert.deepEqual(parameters(`${V1}/convert`), ['query:from!', 'query:to!', 'query:amount!', 'query:date', 'query:precision']);
-    assert.deepEqual(parameters(`${V1}/convert/bulk`), ['query:from!', 'query:amount!', 'query:to!', 'query:date', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/rates/latest`), ['query:base', 'query:symbols', 'query:source', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/rates/{date}`), ['path:date!', 'query:base', 'query:symbols', 'query:source', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/rates/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:source', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/fluctuation/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:source', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/convert`), ['query:from!', 'query:to!', 'query:amount!', 'query:date', 'query:source', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/convert/bulk`), ['query:from!', 'query:amount!', 'query:to!', 'query:date', 'query:source', 'query:precision']);
     assert.ok(doc.paths[`${V1}/rates/{start}..{end}`].get.responses['200'].content['text/csv'], 'a range is documented as CSV too');
     assert.deepEqual(parameters(`${V1}/currencies`), []);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimal, ratio, relativeDifferencePct } from '../../src/domain/money.js';
+import { decimal, differsByMorePct, ratio, relativeDifferencePct } from '../../src/domain/money.js';
 import { divide, formatHalfUp6, multiply, parseDecimal, subtract } from '../helpers/oracle.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -37,4 +37,21 @@ test('when random bank-like rates are compared, then every difference equals the
     if (Number(an) === 0 || Number(ad) === 0 || Number(bd) === 0) continue;
     assert.equal(relativeDifferencePct(ratio(decimal(an), decimal(ad)), ratio(decimal(bn), decimal(bd))), oracle(an, ad, bn, bd), `${an}/${ad} vs ${bn}/${bd}`);
   }
+});
+
+test('when a difference is exactly the threshold, then it is not beyond it; a hair more, either way, is', () => {
+  const r = (num: string, den = '1') => ratio(decimal(num), decimal(den));
+  const beyond = (a: string, b: string, threshold: string) => differsByMorePct(r(a), r(b), decimal(threshold));
+  assert.equal(beyond('1', '1.01', '1'), false, 'exactly 1 %');
+  assert.equal(beyond('1', '1.0100000001', '1'), true);
+  assert.equal(beyond('1', '0.99', '1'), false, 'exactly −1 %');
+  assert.equal(beyond('1', '0.9899999999', '1'), true);
+  assert.equal(beyond('3', '3.015', '0.5'), false, '0.5 % of 3 is 0.015');
+  assert.equal(beyond('3', '3.0150001', '0.5'), true);
+  assert.equal(beyond('4.2', '4.2', '0'), false, 'no difference is never beyond 0');
+  assert.equal(beyond('4.2', '4.2000001', '0'), true);
+  // 1/3 against 0.3367, a reference no finite decimal writes: exactly 1.01 % apart.
+  assert.equal(differsByMorePct(r('1', '3'), r('0.3367'), decimal('1.01')), false);
+  assert.equal(differsByMorePct(r('1', '3'), r('0.3367'), decimal('1.0099')), true);
+  assert.throws(() => differsByMorePct({ num: 0n, den: 1n }, r('1'), decimal('1')), RangeError);
 });

@@ -37,8 +37,8 @@ export const convertEndpoint = defineEndpoint({
   },
   // DECISIONS §1: the amount's positivity is checked after the formats and before the currencies;
   // its URL carries the amount and rarely repeats, so the answer is not kept.
-  body: ({ snapshot, tracked }, { query: { from, to, amount, date, precision } }) => {
+  body: ({ ratesOf, tracked }, { query: { from, to, amount, date, source, precision } }) => {
     const value = positiveAmount(amount);
-    return conversion(conversionPlan(snapshot, tracked, from, to, date), amount, value, placesOf(precision));
+    return conversion(conversionPlan(ratesOf(source), tracked, from, to, date), amount, value, placesOf(precision));
   },
 });

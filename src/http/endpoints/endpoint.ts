@@ -7,7 +7,7 @@ import type { Counted } from '../hooks/count-request.js';
 import { sendError } from '../errors.js';
 import type { Format } from '../formats.js';
 import { documented, type RouteDoc } from '../openapi/route-docs.js';
-import { validateParts } from './validate-parts.js';
+import { validateParts, type AppRules } from './validate-parts.js';
 
 /** What an endpoint computes its answer from: the rates in memory, the currencies served, the enabled sources. */
 export interface RatesData {
@@ -15,6 +15,8 @@ export interface RatesData {
   tracked: TrackedCurrencies;
   /** The enabled sources, in SOURCES order. */
   sources: readonly SourceDescription[];
+  /** One enabled source's rates alone (DECISIONS §15, `source=ID`); undefined: `snapshot`. */
+  ratesOf: (source: string | undefined) => RatesSnapshot;
 }
 
 /** An endpoint without path parameters or query: its input is empty. */
@@ -72,8 +74,8 @@ export interface ApiEndpoint {
   readonly cacheable: boolean;
   /** The formats its 200 is given in, JSON first (more than one: the answer varies with Accept). */
   readonly formats: readonly Format[];
-  /** Adds the GET route (HEAD mirrors it) to `app`; its handler answers through `respond`. */
-  route(app: FastifyInstance, respond: Respond): void;
+  /** Adds the GET route (HEAD mirrors it) to `app`; its handler answers through `respond`, validating with the app's `rules`. */
+  route(app: FastifyInstance, respond: Respond, rules?: AppRules): void;
 }
 
 /** One endpoint from its spec: its handler validates the input, then answers through `respond`. */
@@ -91,10 +93,10 @@ export function defineEndpoint<B, P extends z.ZodType = NoInput, Q extends z.Zod
     path: spec.path,
     cacheable: spec.cacheable,
     formats,
-    route(app, respond) {
+    route(app, respond, rules) {
       app.get(spec.path, options, (request, reply) => {
         // DECISIONS §1.4: after the key and the quota (onRequest hooks), before the answer.
-        const input = validateParts({ params: spec.params, querystring: spec.query }, request.params, request.query);
+        const input = validateParts({ params: spec.params, querystring: spec.query }, request.params, request.query, rules);
         if (!input.ok) return sendError(reply, input.error);
         const { params, query } = input;
         return respond(request, reply, {

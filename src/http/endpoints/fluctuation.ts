@@ -49,5 +49,5 @@ export const fluctuationEndpoint = defineEndpoint({
     parameters: rangeParameters('2025-01-02', '2025-12-31'),
     responses: apiResponses({ body: Fluctuation, description: 'The moves by currency' }, NO_DATA_IN_RANGE, true),
   },
-  body: ({ snapshot, tracked }, { params, query }) => fluctuation(snapshot, tracked, dateRangeOf(params), rateSetOf(query)),
+  body: ({ ratesOf, tracked }, { params, query }) => fluctuation(ratesOf(query.source), tracked, dateRangeOf(params), rateSetOf(query)),
 });

@@ -35,5 +35,5 @@ export const latestRatesEndpoint = defineEndpoint({
     parameters: { base: { example: 'EUR' }, symbols: { example: 'USD,GBP,JPY' } },
     responses: apiResponses({ body: RateSet, description: 'The rate set' }, NO_DATA, true),
   },
-  body: ({ snapshot, tracked }, { query }) => latestRates(snapshot, tracked, rateSetOf(query)),
+  body: ({ ratesOf, tracked }, { query }) => latestRates(ratesOf(query.source), tracked, rateSetOf(query)),
 });

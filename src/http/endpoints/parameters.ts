@@ -44,11 +44,29 @@ const precision = text(PRECISION, MESSAGES.precision)
   .meta({ example: '6' })
   .describe('Fractional digits of every rate and result, 0 to 12 (default 6), rounded once half-up');
 
+const SOURCE_DESCRIPTION = 'The id of one enabled source (GET /api/v1/sources): the rates of that source alone (default: each from the first source that has it)';
+
+/** DECISIONS §15: the message naming the enabled source ids, in priority order. */
+export const sourceMessage = (ids: readonly string[]) => `source must be one of: ${ids.join(', ')}`;
+
 /**
- * DECISIONS §15: `precision` closes the query's rules, so its message follows every other one in
- * the 400 array; a `source` key goes just before it, a `format` key just after.
+ * DECISIONS §15: the id of an enabled source, exactly as /sources lists it. Which ones are enabled
+ * is the app's (SOURCES), so the rule that checks it is made per app and takes this one's place
+ * (sourceRules, validate-parts.ts); this one documents the parameter.
  */
-const closing = { precision };
+const source = z.string().optional().describe(SOURCE_DESCRIPTION);
+
+/** The app's own rule for `source`: one of `ids`, a single value (DECISIONS §2: a repeat fails). */
+export function sourceRules(ids: readonly string[]): { source: typeof source } {
+  const message = sourceMessage(ids);
+  return { source: z.string({ error: message }).refine((id) => ids.includes(id), { error: message }).optional().describe(SOURCE_DESCRIPTION) };
+}
+
+/**
+ * DECISIONS §15: `source` then `precision` close the query's rules, so their messages follow every
+ * other one in the 400 array, in that order; a `format` key goes just after.
+ */
+const closing = { source, precision };
 
 export const rateSetQuery = z.object({
   base: code(MESSAGES.base).optional().describe('Base currency (default EUR)'),

@@ -52,7 +52,7 @@ export const rateRangeEndpoint = defineEndpoint({
     parameters: rangeParameters('2026-01-02', '2026-01-09'),
     responses: apiResponses({ body: RateRange, description: 'The rate sets by day' }, NO_DATA_IN_RANGE, true),
   },
-  body: ({ snapshot, tracked }, { params, query }) => ratesBetween(snapshot, tracked, dateRangeOf(params), rateSetOf(query)),
+  body: ({ ratesOf, tracked }, { params, query }) => ratesBetween(ratesOf(query.source), tracked, dateRangeOf(params), rateSetOf(query)),
   written: { json: rateRangeJson, csv: rateRangeCsv, ndjson: rateRangeNdjson },
   formatOf: (query) => query.format,
 });

@@ -31,5 +31,5 @@ export const ratesOnDateEndpoint = defineEndpoint({
       true,
     ),
   },
-  body: ({ snapshot, tracked }, { params, query }) => ratesOn(snapshot, tracked, params.date, rateSetOf(query)),
+  body: ({ ratesOf, tracked }, { params, query }) => ratesOn(ratesOf(query.source), tracked, params.date, rateSetOf(query)),
 });

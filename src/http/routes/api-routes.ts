@@ -5,6 +5,7 @@ import type { SourceDescription } from '../../domain/source-values.js';
 import type { RatesView } from '../../live/rates-view.js';
 import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
 import type { ApiEndpoint, Representation, Respond } from '../endpoints/endpoint.js';
+import { sourceRules } from '../endpoints/parameters.js';
 import { JSON_TYPE } from '../errors.js';
 import { CONTENT_TYPES, MEDIA_TYPES, type Format } from '../formats.js';
 import { HeavyAnswers, holdWhileSent, sendRendered } from '../heavy-answers.js';
@@ -52,7 +53,8 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache,
       return sendRendered(request, reply, kept.body, stalledAnswerMs);
     }
     if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-    const representation = compute({ snapshot, tracked, sources }, request.counted, format);
+    const ratesOf = (source: string | undefined) => (source === undefined ? snapshot : view.snapshotOf(source));
+    const representation = compute({ snapshot, tracked, sources, ratesOf }, request.counted, format);
     if (!('parts' in representation)) {
       const body = rendered(representation);
       if (endpoint.cacheable) cache.set(snapshot.version, cacheKey, body);
@@ -64,5 +66,6 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache,
       return sendRendered(request, reply, produced.whole, stalledAnswerMs);
     });
   };
-  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond);
+  const rules = sourceRules(sources.map(({ id }) => id));
+  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond, rules);
 }
