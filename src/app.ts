@@ -24,6 +24,7 @@ import { observeAnswer, observeAnswers } from './http/hooks/observe-answer.js';
 import { exactPathOnly, protectPage } from './http/hooks/page-guard.js';
 import { requestLimits } from './http/hooks/request-limits.js';
 import { HTTP_LIMITS, limitOptions, type HttpLimits } from './http/limits.js';
+import { mcpRoutes } from './http/mcp/mcp-routes.js';
 import { apiReference, registerOpenApi } from './http/openapi/register-api-docs.js';
 import { requestIdOf } from './http/request-id.js';
 import { ResponseCache } from './http/response-cache.js';
@@ -146,6 +147,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       cache: new ResponseCache(deps.config.responseCacheBytes),
       stalledAnswerMs: limits.stalledAnswerMs,
     });
+  });
+  // DECISIONS §17: POST /mcp, tools for AI agents; the API's key check, each tool call counted once.
+  app.register(async (mcp) => {
+    const quota = { quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock };
+    mcpRoutes(mcp, { keys: deps.keys, quota, data: () => ({ snapshot: deps.view.snapshot, tracked: deps.tracked, sources: deps.sources }) });
   });
   return app;
 }

@@ -5,7 +5,7 @@ import { code, isoDate } from '../openapi/response-schemas.js';
 import { defineEndpoint } from './endpoint.js';
 
 /** GET /sources' entry of one enabled source (docs/api.md): no codes and null days before its first ingestion. */
-const sourceEntry = (source: SourceDescription, span: StoredSpan | undefined) => ({
+export const sourceEntry = (source: SourceDescription, span: StoredSpan | undefined) => ({
   id: source.id,
   name: source.name,
   base: source.base,
