@@ -17,6 +17,7 @@ const BUILD_ONLY = new Set([
   'test/http/all-sources.test.ts',
   'test/http/blended-oracle.test.ts',
   'test/http/blended-rates.test.ts',
+  'test/http/currency-names.test.ts',
   'test/http/history-oracle.test.ts',
   'test/http/keep-alive-keys.test.ts',
   'test/http/key-quotas.test.ts',

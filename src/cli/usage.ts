@@ -27,13 +27,14 @@ REFRESH_INTERVAL_MS, REDIS_URL, REDIS_KEY_PREFIX, WORKERS, METRICS, METRICS_TOKE
 Loads one source's values into the store named by DATABASE_URL, the ECB's unless --source names
 another. With --file or --url, one document of that source (an ECB XML, CSV or history ZIP file,
 told by content; an NBP table); with --since, every day from that one to today by the source's
-range URLs; alone, its latest publication (the ECB's: its daily file).
+range URLs; alone, its latest publication (the ECB's: its daily file). A bank whose endpoint takes
+a POST or a header (bom, cba, bcu, mnb, bnm) gets its own requests at --url, as the bank would.
 All or nothing: on malformed input it exits non-zero, names the problem and writes nothing.
 
 Options:
   --source ID     a rate source: ${SOURCE_IDS.join(', ')} (default: ecb)
   --file PATH     a local file
-  --url URL       any URL serving such a file
+  --url URL       any URL serving such a file (or the bank's endpoint, mirrored)
   --since DATE    the days from DATE (YYYY-MM-DD) to today (UTC)
   --source NAME   a source's file by name, alone: ${FEED_NAMES.join(', ')}`,
   keys: `Usage: currency-rates keys <create | list | update | revoke> [options]

@@ -14,8 +14,32 @@ export const DEFAULT_TRACKED = [
 
 export const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
+/**
+ * CLDR's English names (as CLDR 48 writes them) of codes ISO 4217 added lately, for a Node.js
+ * whose ICU predates them: the oldest supported line may not know what a bank already quotes.
+ * Used only where Intl has no name; every other name is Intl's own (DECISIONS §5).
+ */
+const RECENT_CODE_NAMES: Readonly<Record<string, string>> = {
+  SLE: 'Sierra Leonean Leone',
+  VED: 'Bolívar Soberano',
+  XCG: 'Caribbean guilder',
+  ZWG: 'Zimbabwean Gold',
+};
+
 // Made on first use, like the list below: loading CLDR's display names slows the start.
 let names: Intl.DisplayNames | undefined;
+
+function cldrName(code: string): string | undefined {
+  return (names ??= new Intl.DisplayNames('en', { type: 'currency', fallback: 'none' })).of(code);
+}
+
+/**
+ * The English name of a code: CLDR's through Intl (historic codes too: CYP "Cypriot Pound", ROL
+ * "Romanian Leu (1952–2006)"), else RECENT_CODE_NAMES, else the code itself (DECISIONS §9).
+ */
+export function currencyName(code: string, cldr: (code: string) => string | undefined = cldrName): string {
+  return cldr(code) ?? RECENT_CODE_NAMES[code] ?? code;
+}
 
 function narrowSymbol(code: string): string {
   const parts = new Intl.NumberFormat('en', {
@@ -27,7 +51,7 @@ function narrowSymbol(code: string): string {
 }
 
 export function describeCurrency(code: string): Currency {
-  return { code, name: (names ??= new Intl.DisplayNames('en', { type: 'currency' })).of(code) ?? code, symbol: narrowSymbol(code) };
+  return { code, name: currencyName(code), symbol: narrowSymbol(code) };
 }
 
 /** The set of currencies this instance serves, fixed at start from configuration. */

@@ -1,7 +1,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { IngestFormatError } from './parsed-day.js';
+import type { SourceRequest } from './sources/source-adapter.js';
 
+/** What an operator names to ingest: a local file, or a URL holding one document of the source. */
 export type IngestSource = { file: string } | { url: string };
+
+/** Where one document is read from: a local file, or a request (a GET of a URL, or what the bank needs). */
+export type DocumentSource = { file: string } | SourceRequest;
 
 /** Bigger than any source's document by far (the ECB's full-history XML is about 8 MB). */
 const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
@@ -20,40 +25,64 @@ export class SourceUnavailableError extends Error {
   }
 }
 
-export function describeSource(source: IngestSource): string {
-  return 'file' in source ? source.file : source.url;
+/** A file's path; a request's URL, with its method when a POST and what it asks for when labelled. */
+export function describeSource(source: DocumentSource): string {
+  if ('file' in source) return source.file;
+  const what = source.label === undefined ? '' : ` (${source.label})`;
+  return `${source.method === 'POST' ? 'POST ' : ''}${source.url}${what}`;
 }
 
-async function download(url: string, timeoutMs: number): Promise<Buffer> {
+/**
+ * Several documents in one line: requests to one URL told apart by their labels as one
+ * (`POST …/awsbcucotizaciones (ARS + BRL + …)`), anything else each in turn, joined by " + ".
+ */
+export function describeSources(sources: readonly DocumentSource[]): string {
+  const first = sources[0];
+  const labels = sources.map((source) => ('url' in source && source.label !== undefined ? source.label : undefined));
+  const sameUrl = first !== undefined && 'url' in first && sources.every((source) => 'url' in source && source.url === first.url && source.method === first.method);
+  if (sources.length > 1 && sameUrl && labels.every((label) => label !== undefined)) {
+    return describeSource({ ...first, label: labels.join(' + ') });
+  }
+  return sources.map(describeSource).join(' + ');
+}
+
+async function download(request: SourceRequest, timeoutMs: number): Promise<Buffer> {
+  const what = describeSource(request);
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+    response = await fetch(request.url, {
+      method: request.method ?? 'GET',
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'follow',
+    });
   } catch (err) {
     const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-    throw new SourceUnavailableError(`${url}: cannot be fetched (${reason})`);
+    throw new SourceUnavailableError(`${what}: cannot be fetched (${reason})`);
   }
-  if (!response.ok) throw new SourceUnavailableError(`${url}: the server answered ${response.status}`, response.status);
+  if (!response.ok) throw new SourceUnavailableError(`${what}: the server answered ${response.status}`, response.status);
   const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${url}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
+  if (declared > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${what}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of response.body ?? []) {
       size += chunk.length;
-      if (size > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${url}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
+      if (size > MAX_DOWNLOAD_BYTES) throw new IngestFormatError(`${what}: larger than ${MAX_DOWNLOAD_BYTES} bytes`);
       chunks.push(Buffer.from(chunk));
     }
   } catch (err) {
     if (err instanceof IngestFormatError) throw err;
     // The connection broke off or stalled mid-body: say which download, as for a failed fetch.
     const reason = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-    throw new SourceUnavailableError(`${url}: the download broke off after ${size} bytes (${reason})`);
+    throw new SourceUnavailableError(`${what}: the download broke off after ${size} bytes (${reason})`);
   }
   return Buffer.concat(chunks);
 }
 
-export async function readSource(source: IngestSource, timeoutMs = 60_000): Promise<Buffer> {
-  if ('url' in source) return download(source.url, timeoutMs);
+export async function readSource(source: DocumentSource, timeoutMs = 60_000): Promise<Buffer> {
+  if ('url' in source) return download(source, timeoutMs);
   return readFileCapped(source.file, MAX_FILE_BYTES);
 }
 

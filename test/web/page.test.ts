@@ -89,7 +89,7 @@ test(
     await t.test('the right key is kept, used again on the next visit, and its usage shown: GET /usage and GET /currencies, two requests a visit', async () => {
       await page.getByLabel('API key', { exact: true }).fill(server.key);
       await page.getByLabel('API key', { exact: true }).press('Enter');
-      await page.locator('#currency-codes option').first().waitFor({ state: 'attached' });
+      await page.locator('body[data-currencies]').waitFor({ state: 'attached' });
       await page.waitForFunction(() => (globalThis as unknown as Browser).document.querySelector('#usage')?.textContent?.startsWith('Used 2 '));
       const usage = await api('/api/v1/usage');
       const until = String(usage.period_end).slice(0, 16).replace('T', ' ');

@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { ApiError, type RateRange, type RateSet } from './api.js';
+import { ApiError } from './api.js';
 import { describe, seriesOf, type Series } from './chart-data.js';
 import type { PageContext } from './context.js';
 import { byId, codeOf, onSubmit, say } from './dom.js';
@@ -28,11 +28,11 @@ export function setUpChart(context: PageContext): void {
     try {
       if (choice !== 'all' && context.newestDay === undefined) {
         // The ranges end on the newest day with rates, which only an answer tells.
-        const latest = await context.api.get<RateSet>('rates/latest', { base: from, symbols: to });
+        const latest = await context.rates.latest({ base: from, symbols: to });
         context.newestDay = latest.date;
       }
       const start = rangeStart(choice, context.newestDay ?? '');
-      const answer = await context.api.get<RateRange>(`rates/${start}..`, { base: from, symbols: to });
+      const answer = await context.rates.since(start, { base: from, symbols: to });
       const series = seriesOf(answer, to);
       figure.hidden = false;
       plot?.destroy();

@@ -14,7 +14,7 @@ export function setUpConverter(context: PageContext): void {
   onSubmit(form, async () => {
     say(output, 'Converting…', 'busy');
     try {
-      const answer = await context.api.get<Conversion>('convert', {
+      const answer = await context.rates.convert({
         from: codeOf(from),
         to: codeOf(to),
         amount: amount.value.trim(),

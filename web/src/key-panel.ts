@@ -5,7 +5,7 @@ import { saveKey } from './key-store.js';
 
 /** The key form and the key's usage: the quota of GET /api/v1/usage, then of each answer's headers. */
 export interface KeyPanel {
-  /** Checks the key with GET /usage, then fills the currency suggestions. */
+  /** Checks the key with GET /usage, then loads the currencies the fields suggest. */
   check(): Promise<void>;
   showQuota(quota: QuotaHeaders): void;
 }
@@ -15,7 +15,6 @@ export function setUpKeyPanel(context: PageContext, key: { get(): string | undef
   const input = byId('key-input', HTMLInputElement);
   const forget = byId('key-forget', HTMLButtonElement);
   const usage = byId('usage', HTMLParagraphElement);
-  const codes = byId('currency-codes', HTMLDataListElement);
 
   const showQuota = (quota: QuotaHeaders) => {
     const until = new Date(quota.resetSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
@@ -29,15 +28,9 @@ export function setUpKeyPanel(context: PageContext, key: { get(): string | undef
       saveKey(key.get());
       showQuota({ limit: answer.limit, remaining: answer.remaining, resetSeconds: Date.parse(answer.period_end) / 1000 });
       const currencies = await context.api.get<Currency[]>('currencies');
+      // The currency fields suggest from these from now on.
       context.currencies = new Map(currencies.map((currency) => [currency.code, currency]));
-      codes.replaceChildren(
-        ...currencies.map((currency) => {
-          const option = document.createElement('option');
-          option.value = currency.code;
-          option.label = currency.name;
-          return option;
-        }),
-      );
+      document.body.dataset.currencies = String(currencies.length);
     } catch (error) {
       // A refused key is not kept: the next visit asks again rather than failing again.
       if (error instanceof ApiError && error.status === 401) {

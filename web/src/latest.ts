@@ -1,4 +1,4 @@
-import { ApiError, type RateSet } from './api.js';
+import { ApiError } from './api.js';
 import type { PageContext } from './context.js';
 import { byId, codeOf, onSubmit, say } from './dom.js';
 
@@ -13,7 +13,7 @@ export function setUpLatest(context: PageContext): void {
   onSubmit(form, async () => {
     say(output, 'Loading the latest rates…', 'busy');
     try {
-      const answer = await context.api.get<RateSet>('rates/latest', { base: codeOf(base) });
+      const answer = await context.rates.latest({ base: codeOf(base) });
       context.newestDay = answer.date;
       const rows = Object.entries(answer.rates).map(([code, rate]) => row(code, context.currencies.get(code)?.name ?? '', rate));
       table.tBodies[0]!.replaceChildren(...rows);

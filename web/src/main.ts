@@ -3,19 +3,23 @@ import { ApiClient } from './api.js';
 import { setUpChart } from './chart.js';
 import type { PageContext } from './context.js';
 import { setUpConverter } from './converter.js';
+import { setUpCurrencyField } from './currency-field.js';
 import { byId } from './dom.js';
 import { setUpKeyPanel, type KeyPanel } from './key-panel.js';
 import { loadKey } from './key-store.js';
+import { RatesApi } from './rates-api.js';
 import { setUpLatest } from './latest.js';
 
 /** The page at `/`: loads without a key; every panel asks the API with the key entered once. */
 let key = loadKey();
 let panel: KeyPanel | undefined;
+const api = new ApiClient(
+  () => key,
+  (quota) => panel?.showQuota(quota),
+);
 const context: PageContext = {
-  api: new ApiClient(
-    () => key,
-    (quota) => panel?.showQuota(quota),
-  ),
+  api,
+  rates: new RatesApi(api),
   currencies: new Map(),
   newestDay: undefined,
 };
@@ -25,6 +29,9 @@ panel = setUpKeyPanel(context, {
     key = value;
   },
 });
+for (const id of ['convert-from', 'convert-to', 'chart-base', 'chart-symbol', 'latest-base']) {
+  setUpCurrencyField(byId(id, HTMLInputElement), () => [...context.currencies.values()]);
+}
 setUpConverter(context);
 setUpChart(context);
 setUpLatest(context);

@@ -2,10 +2,24 @@ import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
-import type { SourceAdapter, SourceDay } from './source-adapter.js';
+import { recentDays } from './day-range.js';
+import { soapRequest } from './soap-request.js';
+import type { DayRange, SourceAdapter, SourceDay, SourceRequest } from './source-adapter.js';
+
+const SERVICE = 'https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones';
 
 /** `CodigoISO` labels that are not ISO: the dollar (banknote rate, Moneda 2225) and the euro (1111). */
 const LABELS: Readonly<Record<string, string>> = { 'DLS.': 'USD', EURO: 'EUR' };
+
+/** The BCU's own number (`Moneda`) of each currency read: what a request asks for. */
+const MONEDA: Readonly<Record<string, string>> = {
+  ARS: '0500', BRL: '1000', CAD: '2309', CHF: '5900', CLP: '1300', CNY: '4150', COP: '5500', DKK: '1800', EUR: '1111',
+  GBP: '2700', HKD: '5100', HUF: '4300', INR: '5700', ISK: '4900', JPY: '3600', KRW: '5300', MXN: '4200', MYR: '5600',
+  NOK: '4600', NZD: '1490', PEN: '4000', PYG: '4800', RUB: '5400', SEK: '5800', TRY: '4400', USD: '2225', ZAR: '1620',
+};
+
+/** How far back the latest fetch looks: the service takes only a range; a week spans any holidays. */
+const LATEST_DAYS = 7;
 
 /**
  * Banco Central del Uruguay (SOAP web service wsbcucotizaciones): UYU per 1 unit, `TCC` (buying)
@@ -34,8 +48,18 @@ export const bcu: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'closing rates of each business day',
   },
-  // A SOAP service: Execute(Moneda numbers, FechaDesde, FechaHasta, Grupo) is POSTed here.
-  urls: () => ['https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones'],
+  urls: () => [SERVICE],
+  // A SOAP service: Execute(Moneda, FechaDesde, FechaHasta, Grupo 0) POSTed once per currency, as
+  // the recorded answers were asked for (one currency each).
+  requests: (range?: DayRange): SourceRequest[] => {
+    const { from, to } = range ?? recentDays(LATEST_DAYS);
+    return Object.entries(MONEDA).map(([code, moneda]) => {
+      const operation =
+        `<wsbcucotizaciones.Execute xmlns="Cotiza"><Entrada><Moneda><item>${moneda}</item></Moneda>` +
+        `<FechaDesde>${from}</FechaDesde><FechaHasta>${to}</FechaHasta><Grupo>0</Grupo></Entrada></wsbcucotizaciones.Execute>`;
+      return soapRequest(SERVICE, operation, undefined, code);
+    });
+  },
   parse: async (bytes, origin) => parseBcu(bytes, origin),
 };
 

@@ -5,6 +5,9 @@ import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
 
 const API = 'https://api.bnm.gov.my/public/exchange-rate';
 
+/** The API answers only a client that asks for its versioned media type. */
+const ACCEPT = 'application/vnd.BNM.API.v1+json';
+
 /** The morning session's rates (09:00), the first of the day. */
 const SESSION = '0900';
 
@@ -56,6 +59,7 @@ export const bnm: SourceAdapter = {
       .filter((code) => code !== bnm.base)
       .flatMap((code) => months.map((path) => `${API}/${labels.get(code) ?? code}/${path}?session=${SESSION}`));
   },
+  requests: (range?: DayRange) => bnm.urls(range).map((url) => ({ url, headers: { accept: ACCEPT } })),
   parse: async (bytes, origin) => parseBnm(bytes, origin),
 };
 

@@ -1,8 +1,14 @@
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { DayCollector } from './day-collector.js';
+import { recentDays } from './day-range.js';
 import { arrayValue, objectValue, readExactJson, stringValue } from './exact-json.js';
-import type { SourceAdapter, SourceDay } from './source-adapter.js';
+import type { DayRange, SourceAdapter, SourceDay, SourceRequest } from './source-adapter.js';
+
+const ENDPOINT = 'https://www.mongolbank.mn/en/currency-rate-movement/data';
+
+/** How far back the latest fetch looks: the endpoint takes only a range; a week spans any holidays. */
+const LATEST_DAYS = 7;
 
 /** Labels that are not the code they quote: the bank's "SDR" is the IMF's XDR. */
 const LABELS: Readonly<Record<string, string>> = { SDR: 'XDR' };
@@ -36,8 +42,17 @@ export const bom: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'official exchange rates set each business day',
   },
-  // The endpoint is POSTed {"startDate","endDate"} (YYYY-MM-DD); a bare request is not an answer.
-  urls: () => ['https://www.mongolbank.mn/en/currency-rate-movement/data'],
+  urls: () => [ENDPOINT],
+  // The endpoint answers a POSTed JSON {"startDate","endDate"} (YYYY-MM-DD), not a bare GET.
+  requests: (range?: DayRange): SourceRequest[] => {
+    const { from, to } = range ?? recentDays(LATEST_DAYS);
+    return [{
+      url: ENDPOINT,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ startDate: from, endDate: to }),
+    }];
+  },
   parse: async (bytes, origin) => parseBom(bytes, origin),
 };
 

@@ -2,7 +2,15 @@ import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes, type XmlNode } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
-import type { SourceAdapter, SourceDay } from './source-adapter.js';
+import { daysAfter } from './day-range.js';
+import { soapRequest } from './soap-request.js';
+import type { DayRange, SourceAdapter, SourceDay, SourceRequest } from './source-adapter.js';
+
+const SERVICE = 'https://api.cba.am/exchangerates.asmx';
+const NAMESPACE = 'http://www.cba.am/';
+
+/** The longest range asked in one call: a year, as other readers of the service ask it. */
+const RANGE_DAYS = 365;
 
 /** Gold and silver, quoted in AMD per gram (60871 for gold on 2026-03-18, ~USD 161 a gram). */
 const PER_GRAM = new Set(['XAU', 'XAG']);
@@ -38,9 +46,23 @@ export const cba: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'the average market exchange rates of each business day',
   },
-  // A SOAP service: the request is POSTed to this endpoint, ExchangeRatesLatest for the latest and
-  // ExchangeRatesByDateRangeByISO (ISOCodes, DateFrom, DateTo) for a range.
-  urls: () => ['https://api.cba.am/exchangerates.asmx'],
+  urls: () => [SERVICE],
+  // A SOAP service: ExchangeRatesLatest for the latest, ExchangeRatesByDateRangeByISO (every code
+  // read, DateFrom, DateTo) for a range, a year a call.
+  requests: (range?: DayRange): SourceRequest[] => {
+    if (!range) return [soapRequest(SERVICE, `<ExchangeRatesLatest xmlns="${NAMESPACE}" />`, `${NAMESPACE}ExchangeRatesLatest`)];
+    const codes = cba.codes.filter((code) => code !== cba.base).join(',');
+    const requests: SourceRequest[] = [];
+    for (let from = range.from; from <= range.to; from = daysAfter(from, RANGE_DAYS)) {
+      const last = daysAfter(from, RANGE_DAYS - 1);
+      const to = last < range.to ? last : range.to;
+      const operation =
+        `<ExchangeRatesByDateRangeByISO xmlns="${NAMESPACE}"><ISOCodes>${codes}</ISOCodes>` +
+        `<DateFrom>${from}</DateFrom><DateTo>${to}</DateTo></ExchangeRatesByDateRangeByISO>`;
+      requests.push(soapRequest(SERVICE, operation, `${NAMESPACE}ExchangeRatesByDateRangeByISO`, `${from}..${to}`));
+    }
+    return requests;
+  },
   parse: async (bytes, origin) => parseCba(bytes, origin),
 };
 

@@ -2,9 +2,12 @@ import { IngestFormatError } from '../parsed-day.js';
 import { fromDecimalComma } from '../rate-value.js';
 import { parseBankXml, readBankXml, xmlChildren, xmlNode, xmlText, type XmlNode } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
-import type { DayRange, SourceAdapter, SourceDay } from './source-adapter.js';
+import { soapRequest } from './soap-request.js';
+import type { DayRange, SourceAdapter, SourceDay, SourceRequest } from './source-adapter.js';
 
 const SERVICE = 'https://www.mnb.hu/arfolyamok.asmx';
+const NAMESPACE = 'http://www.mnb.hu/webservices/';
+const ACTIONS = 'http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/';
 
 /** The currencies asked for, as in the recorded request. */
 const REQUESTED = [
@@ -38,11 +41,18 @@ export const mnb: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'official rates set from the 11:00 market quotes and published around noon each Hungarian business day',
   },
-  // The recording is the SOAP call; the same operations answer an HTTP GET with their arguments.
-  urls: (range?: DayRange) => [
+  urls: () => [SERVICE],
+  // A SOAP (WCF) service, POSTed as recorded: GetCurrentExchangeRates for the latest, GetExchangeRates
+  // (startDate, endDate, currencyNames) for a range.
+  requests: (range?: DayRange): SourceRequest[] => [
     range
-      ? `${SERVICE}/GetExchangeRates?startDate=${range.from}&endDate=${range.to}&currencyNames=${REQUESTED.join(',')}`
-      : `${SERVICE}/GetCurrentExchangeRates`,
+      ? soapRequest(
+          SERVICE,
+          `<GetExchangeRates xmlns="${NAMESPACE}"><startDate>${range.from}</startDate><endDate>${range.to}</endDate>` +
+            `<currencyNames>${REQUESTED.join(',')}</currencyNames></GetExchangeRates>`,
+          `${ACTIONS}GetExchangeRates`,
+        )
+      : soapRequest(SERVICE, `<GetCurrentExchangeRates xmlns="${NAMESPACE}" />`, `${ACTIONS}GetCurrentExchangeRates`),
   ],
   parse: async (bytes, origin) => parseMnb(bytes, origin),
 };

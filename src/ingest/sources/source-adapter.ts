@@ -28,6 +28,20 @@ export interface DayRange {
 }
 
 /**
+ * One HTTP request for a document where a GET of a URL is not what the bank's endpoint answers: a
+ * POST with its body (a SOAP call, a JSON query), or a header the API insists on.
+ */
+export interface SourceRequest {
+  readonly url: string;
+  /** GET when absent. */
+  readonly method?: 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** What the request asks for, telling apart several sent to one URL (BCU: one per currency). */
+  readonly label?: string;
+}
+
+/**
  * Terms of a source's values. `base-per-unit`: P(c) as above (most banks).
  * `units-per-base`: units of c per 1 base unit, as written: the ECB's reference rates as the
  * service has always stored and served them, and the banks quoting the same way (Banca d'Italia
@@ -69,6 +83,11 @@ export interface SourceAdapter {
    * days are combined.
    */
   urls(range?: DayRange): string[];
+  /**
+   * The requests themselves, where a GET of each URL is not enough (a POST, a header): for the
+   * latest publication, or for `range`. Their URLs are `urls`'s. Fetching uses these when given.
+   */
+  requests?(range?: DayRange): SourceRequest[];
   /**
    * Documents of the source that can be fetched by name (`ingest --source NAME`, INGEST_ON_EMPTY):
    * the ECB's daily, 90-day and full-history files. Names are unique across sources.

@@ -42,4 +42,6 @@ test('when a recorded answer is altered to be malformed, then the whole file is 
 
 test('when URLs are asked for, then it is the SOAP endpoint', () => {
   assert.deepEqual(bcu.urls(), ['https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones']);
+  // One Execute per currency read, each labelled with its code: every code but the base asked for.
+  assert.deepEqual(bcu.requests!().map(({ label }) => label).sort(), bcu.codes.filter((code) => code !== 'UYU'));
 });

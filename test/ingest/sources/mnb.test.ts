@@ -42,10 +42,10 @@ test('when the recorded answer is altered to be malformed, then the whole file i
   await assertRefused(mnb, '<string>&lt;MNBExchangeRates /&gt;</string>', /the document holds no rates/);
 });
 
-test('when URLs are asked for, then the service\'s GetExchangeRates names the range and the currencies, GetCurrentExchangeRates the latest', () => {
-  assert.deepEqual(mnb.urls(), ['https://www.mnb.hu/arfolyamok.asmx/GetCurrentExchangeRates']);
-  assert.deepEqual(mnb.urls({ from: '2025-03-24', to: '2025-03-28' }), [
-    'https://www.mnb.hu/arfolyamok.asmx/GetExchangeRates?startDate=2025-03-24&endDate=2025-03-28&currencyNames=' +
-      'AUD,BRL,CAD,CHF,CNY,CZK,DKK,EUR,GBP,HKD,IDR,ILS,INR,ISK,JPY,KRW,MXN,MYR,NOK,NZD,PHP,PLN,RON,RSD,RUB,SEK,SGD,THB,TRY,UAH,USD,ZAR',
-  ]);
+test('when URLs are asked for, then it is the SOAP service, which every request is POSTed to', () => {
+  assert.deepEqual(mnb.urls(), ['https://www.mnb.hu/arfolyamok.asmx']);
+  assert.deepEqual(mnb.urls({ from: '2025-03-24', to: '2025-03-28' }), mnb.urls());
+  const [range] = mnb.requests!({ from: '2025-03-24', to: '2025-03-28' });
+  assert.deepEqual(range?.headers, { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/GetExchangeRates"' });
+  assert.match(range?.body ?? '', /<currencyNames>AUD,BRL,CAD,CHF,CNY,CZK,DKK,EUR,GBP,HKD,IDR,ILS,INR,ISK,JPY,KRW,MXN,MYR,NOK,NZD,PHP,PLN,RON,RSD,RUB,SEK,SGD,THB,TRY,UAH,USD,ZAR<\/currencyNames>/);
 });
