@@ -22,14 +22,14 @@ export const MESSAGES = {
 } as const;
 
 const CODE = /^[A-Za-z]{3}$/;
-const CODE_LIST = /^[A-Za-z]{3}(,[A-Za-z]{3})*$/;
+export const CODE_LIST = /^[A-Za-z]{3}(,[A-Za-z]{3})*$/;
 export const MAX_BULK_TARGETS = 25;
 
 /** A string matching `pattern`; anything else (missing, repeated, malformed) fails with `message`. */
-const text = (pattern: RegExp, message: string) =>
+export const text = (pattern: RegExp, message: string) =>
   z.string({ error: message }).regex(pattern, { error: message });
 
-const code = (message: string) => text(CODE, message).meta({ example: 'USD' });
+export const code = (message: string) => text(CODE, message).meta({ example: 'USD' });
 
 /**
  * DECISIONS §15: 0 to 12 written plainly, as the messages' "an integer from 0 to 12" reads:
@@ -47,7 +47,7 @@ const precision = text(PRECISION, MESSAGES.precision)
  * DECISIONS §15: `precision` closes the query's rules, so its message follows every other one in
  * the 400 array; a `source` key goes just before it, a `format` key just after.
  */
-const closing = { precision };
+export const closing = { precision };
 
 export const rateSetQuery = z.object({
   base: code(MESSAGES.base).optional().describe('Base currency (default EUR)'),
@@ -91,7 +91,7 @@ export const MAX_AMOUNT_FRACTION_DIGITS = 12;
  * Within the digit limits; called only on a numeric string, so one failure gives one message.
  * Counted by hand: linear however long the value (the URL limit still allows kilobytes).
  */
-function withinAmountLimits(value: string): boolean {
+export function withinAmountLimits(value: string): boolean {
   if (!NUMERIC_STRING.test(value)) return true;
   const sign = value.charCodeAt(0) === 43 /* + */ || value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
   const point = value.indexOf('.');
@@ -102,7 +102,7 @@ function withinAmountLimits(value: string): boolean {
 
 // NUMERIC_STRING stays the documented pattern; the digit limits are a refinement of it with the
 // same message, so an amount too long is "not a numeric string" like any other malformed one.
-const amount = text(NUMERIC_STRING, MESSAGES.amount)
+export const amount = text(NUMERIC_STRING, MESSAGES.amount)
   .refine(withinAmountLimits, { error: MESSAGES.amount })
   .describe('Amount in the `from` currency, a positive decimal number');
 

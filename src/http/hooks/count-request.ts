@@ -7,6 +7,8 @@ import { HttpError, sendError } from '../errors.js';
 export interface Counted {
   policy: QuotaPolicy;
   decision: QuotaDecision;
+  /** When it was counted (ms since the epoch, the quota's clock). */
+  now: number;
 }
 
 declare module 'fastify' {
@@ -50,7 +52,7 @@ export function countRequest({ quota, policy: defaults, clock }: QuotaDeps) {
     const decision = await quota.consume(key, now, policy);
     reply.headers(rateLimitHeaders(policy, decision, now));
     if (!decision.allowed) return sendError(reply, exceeded);
-    request.counted = { policy, decision };
+    request.counted = { policy, decision, now };
     return undefined;
   };
 }

@@ -4,7 +4,7 @@ import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { SourceDescription } from '../../domain/source-values.js';
 import type { RatesView } from '../../live/rates-view.js';
 import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
-import type { Representation, Respond } from '../endpoints/endpoint.js';
+import type { ApiEndpoint, Representation, Respond } from '../endpoints/endpoint.js';
 import { JSON_TYPE } from '../errors.js';
 import { CSV_TYPE, render, renderText, sendBody, type RenderedBody, type ResponseCache } from '../response-cache.js';
 
@@ -34,7 +34,7 @@ function rendered(representation: Representation): RenderedBody {
  * (endpoint.ts). A cacheable endpoint's body is computed once per URL, representation and data
  * version, then sent again as it is.
  */
-export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps): void {
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache }: ApiRouteDeps, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
   const respond: Respond = (request, reply, endpoint, compute) => {
     const snapshot = view.snapshot;
     const csv = endpoint.csv && prefersCsv(request);
@@ -48,5 +48,5 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache 
     }
     return sendBody(request, reply, body);
   };
-  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond);
+  for (const endpoint of endpoints) endpoint.route(app, respond);
 }
