@@ -11,6 +11,8 @@ import type { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
 import type { SourceDescription } from './domain/source-values.js';
 import { clientErrorHandler, Exchanges } from './http/client-errors.js';
+import { dropInEndpoints, dropInRoutes } from './http/drop-in/drop-in-routes.js';
+import { API_ENDPOINTS } from './http/endpoints/api-endpoints.js';
 import { registerErrorHandling } from './http/errors.js';
 import { frameworkErrors } from './http/framework-errors.js';
 import { authenticate } from './http/hooks/authenticate.js';
@@ -38,7 +40,7 @@ import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'quota' | 'responseCacheBytes'>;
+  config: Pick<Config, 'quota' | 'responseCacheBytes' | 'compatKey'>;
   tracked: TrackedCurrencies;
   view: RatesView;
   /** GET /sources: the enabled sources, in SOURCES order (what is stored of them is in the snapshot). */
@@ -74,7 +76,8 @@ const OWN_COMPILERS = { buildValidator: () => passThrough, buildSerializer: () =
  *   the router        a bad percent-encoding, a parameter too long: frameworkErrors
  *   onRequest         commonHeaders, requestLimits, emptyParameterIsUnknownPath; then per context:
  *                     /docs guardDocsPath, the page exactPathOnly, other methods preflight or 405,
- *                     the API authenticate then countRequest (DECISIONS §1)
+ *                     the API authenticate then countRequest (DECISIONS §1); the drop-in paths
+ *                     their dialect's error shape, their own key rules, then countRequest (http/drop-in/)
  *   handler           an API endpoint validates its input, then answers (endpoints/endpoint.ts)
  *   errors            registerErrorHandling: every refusal in the spec's shape (errors.ts)
  *   onSend            closeWhenDraining; /docs protectDocs, the page protectPage, /metrics withoutCors
@@ -127,7 +130,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     await reference.register(apiReference);
   });
   if (deps.metrics) metricsRoutes(app, deps.metrics);
-  app.register(async (methods) => otherMethodRoutes(methods));
+  app.register(async (methods) => otherMethodRoutes(methods, [...API_ENDPOINTS, ...dropInEndpoints(deps)]));
   app.register(async (probes) => healthRoutes(probes, deps.readiness, draining));
   // The page at `/`: beside the API plugin, so loading it needs no key and counts nothing.
   const webFiles = deps.webFiles ?? loadWebFiles();
@@ -136,22 +139,32 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     page.addHook('onSend', protectPage);
     webPageRoutes(page, webFiles);
   });
+  const counting = countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock });
+  // One response cache, one memory bound, for the API's paths and the drop-in ones (keys differ by path).
+  const served = {
+    view: deps.view,
+    sources: deps.sources,
+    tracked: deps.tracked,
+    cache: new ResponseCache(deps.config.responseCacheBytes),
+    stalledAnswerMs: limits.stalledAnswerMs,
+  };
   app.register(async (api) => {
     // DECISIONS §1: auth, then quota, then validation (in each endpoint's handler), then the answer.
     api.addHook('onRequest', authenticate(deps.keys));
-    api.addHook('onRequest', countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock }));
-    apiRoutes(api, {
-      view: deps.view,
-      sources: deps.sources,
-      tracked: deps.tracked,
-      cache: new ResponseCache(deps.config.responseCacheBytes),
-      stalledAnswerMs: limits.stalledAnswerMs,
-    });
+    api.addHook('onRequest', counting);
+    apiRoutes(api, served);
   });
   // DECISIONS §17: POST /mcp, tools for AI agents; the API's key check, each tool call counted once.
   app.register(async (mcp) => {
     const quota = { quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock };
-    mcpRoutes(mcp, { keys: deps.keys, quota, data: () => ({ snapshot: deps.view.snapshot, tracked: deps.tracked, sources: deps.sources }) });
+    mcpRoutes(mcp, { keys: deps.keys, quota, data: () => {
+        const snapshot = deps.view.snapshot;
+        const ratesOf = (source: string | undefined) => (source === undefined ? snapshot : deps.view.snapshotOf(source));
+        return { snapshot, tracked: deps.tracked, sources: deps.sources, ratesOf };
+      },
+    });
   });
+  // DECISIONS §16: other services' paths, with the same keys, quota and answers in their shapes.
+  dropInRoutes(app, { ...served, keys: deps.keys, compatKey: deps.config.compatKey !== undefined, countRequest: counting });
   return app;
 }

@@ -86,6 +86,11 @@ const schema = z.object({
     .default('1')
     .refine((value) => value === 'auto' || /^[1-9]\d{0,2}$/.test(value), `${PLAIN_DECIMAL_MESSAGE} (1 to 999) or auto`)
     .transform((value) => (value === 'auto' ? availableParallelism() : Number(value))),
+  // DECISIONS §16: a key's name, as `keys create --name` gives it.
+  COMPAT_KEY: z
+    .string()
+    .refine((name) => [...name].length <= 100 && !/\p{C}/u.test(name), 'must be the name of a key: 1 to 100 printable characters')
+    .optional(),
   METRICS: z.enum(['on', 'off']).default('on'),
   METRICS_TOKEN: z
     .string()
@@ -126,6 +131,8 @@ export interface Config {
   metrics: { enabled: boolean; token: string | undefined };
   /** Settings given that no longer do anything, each saying why: the server logs them at start. */
   notices: string[];
+  /** COMPAT_KEY: the name of the key keyless Frankfurter requests are charged to (DECISIONS §16). */
+  compatKey: string | undefined;
 }
 
 /**
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: vars.REDIS_KEY_PREFIX,
     workers: vars.WORKERS,
     metrics: { enabled: vars.METRICS === 'on', token: vars.METRICS_TOKEN },
+    compatKey: vars.COMPAT_KEY,
     notices:
       vars.INGEST_SCHEDULE_SOURCE === undefined
         ? []

@@ -134,7 +134,7 @@ export async function startServer(
   const adapters = enabledAdapters(config.sources);
   const enabled = describeSources(adapters);
   const view = new RatesView(stores.rates, tracked, adapters, () => new Date(clock.now()).toISOString().slice(0, 10), config.homeFirstAfter);
-  const keys = new KeyCache(stores.keys);
+  const keys = new KeyCache(stores.keys, Date.now, config.compatKey);
   await Promise.all([view.refresh(), keys.refresh()]);
   const metrics = new ServiceMetrics(view, tracked, keys);
 

@@ -80,6 +80,13 @@ export function usageOf(policy: QuotaPolicy, decision: QuotaDecision): UsageBody
   };
 }
 
+/** Whole days of the current period gone by at `now` (the current one not included), and days left, the current one included. */
+export function periodDays(policy: QuotaPolicy, decision: QuotaDecision, now: number): { elapsed: number; remaining: number } {
+  const elapsed = Math.max(0, Math.floor((now - decision.periodStart) / 86_400_000));
+  const remaining = Math.max(0, Math.ceil((decision.periodStart + policy.periodMs - now) / 86_400_000));
+  return { elapsed, remaining };
+}
+
 /** A key's counter as an operator sees it at `now`: a period that has ended counts nothing any more. */
 export interface CurrentUsage {
   used: number;

@@ -58,11 +58,21 @@ export function ratesBetween(snapshot: RatesSnapshot, tracked: TrackedCurrencies
     codes: listed.filter((code) => snapshot.firstAndLastWith([code, base], range.start, range.end) !== undefined),
     *days() {
       for (const day of snapshot.daysBetween(range.start, range.end)) {
-        const rates = ratesIn(day, base, listed, query.places);
+        const rates = ratesIn(day, base, listed, query.places, query.amount);
         if (rates !== undefined) yield [day.date, rates];
       }
     },
   };
+}
+
+/**
+ * DECISIONS §16 (Frankfurter v1): ratesBetween, the range first widened back to the last day on
+ * or before `start` with a rate for the base, so a range starting on a weekend opens with Friday.
+ */
+export function ratesBetweenAsOf(snapshot: RatesSnapshot, tracked: TrackedCurrencies, range: DateRange, query: RateSetQuery): RateRange {
+  const { base } = parseRateSetQuery(tracked, query);
+  const opening = snapshot.lastWithOnOrBefore([base], range.start);
+  return ratesBetween(snapshot, tracked, { start: opening?.date ?? range.start, end: range.end }, query);
 }
 
 /** The exact rate of `code` in `base` on a day quoting both. */

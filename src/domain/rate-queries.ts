@@ -30,6 +30,8 @@ export interface RateSetQuery {
   symbols?: readonly string[] | undefined;
   /** Fractional digits shown (DECISIONS §15); absent: 6. */
   places?: number | undefined;
+  /** Rates of this amount of the base rather than of one unit (DECISIONS §16, Frankfurter's `amount`). */
+  amount?: Decimal | undefined;
 }
 
 /** What a day's rate pair gives every request about it: the shown rate, and the factor amounts are scaled by. */
@@ -93,7 +95,13 @@ function requireTracked(tracked: TrackedCurrencies, codes: readonly string[]): v
  * A day's rates in `base` of each of `codes` quoted that day, in the order given; undefined when
  * the base itself is not quoted that day.
  */
-export function ratesIn(day: Day, base: string, codes: Iterable<string>, places = SHOWN_DECIMALS): Record<string, string> | undefined {
+export function ratesIn(
+  day: Day,
+  base: string,
+  codes: Iterable<string>,
+  places = SHOWN_DECIMALS,
+  amount?: Decimal,
+): Record<string, string> | undefined {
   const baseRate = day.rate(base);
   if (baseRate === undefined) return undefined;
   const rates: Record<string, string> = {};
@@ -101,7 +109,10 @@ export function ratesIn(day: Day, base: string, codes: Iterable<string>, places 
   // (http/response-cache.ts), and a range's thousands of days would only churn the pairs.
   for (const code of codes) {
     const rate = day.rate(code);
-    if (rate !== undefined) rates[code] = roundedRatio(quotient(rate, baseRate), places);
+    if (rate === undefined) continue;
+    const exact = quotient(rate, baseRate);
+    // An amount is multiplied in before the one rounding, as a conversion is.
+    rates[code] = amount === undefined ? roundedRatio(exact, places) : scaledRounded(amount, exact, places);
   }
   return rates;
 }
@@ -111,8 +122,8 @@ export function listedCodes(symbols: readonly string[] | undefined, tracked: Tra
   return symbols ? [...symbols].sort() : tracked.codes;
 }
 
-function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies, places?: number): RateSet {
-  const rates = ratesIn(day, base, listedCodes(symbols, tracked), places);
+function rateSetOf(day: Day, base: string, symbols: readonly string[] | undefined, tracked: TrackedCurrencies, query: RateSetQuery): RateSet {
+  const rates = ratesIn(day, base, listedCodes(symbols, tracked), query.places, query.amount);
   if (!rates) throw new NoDataError(day.date);
   return { base, date: day.date, rates };
 }
@@ -129,14 +140,26 @@ export function latestRates(snapshot: RatesSnapshot, tracked: TrackedCurrencies,
   const { base, symbols } = parseRateSetQuery(tracked, query);
   const day = snapshot.latestWith([base, ...(symbols ?? [])]);
   if (!day) throw new NoDataError();
-  return rateSetOf(day, base, symbols, tracked, query.places);
+  return rateSetOf(day, base, symbols, tracked, query);
 }
 
 export function ratesOn(snapshot: RatesSnapshot, tracked: TrackedCurrencies, date: string, query: RateSetQuery): RateSet {
   const { base, symbols } = parseRateSetQuery(tracked, query);
   const day = snapshot.day(date);
   if (!day) throw new NoDataError(date);
-  return rateSetOf(day, base, symbols, tracked, query.places);
+  return rateSetOf(day, base, symbols, tracked, query);
+}
+
+/**
+ * DECISIONS §16: the rate set of `date`, or, when that day lacks the base or a symbol asked for,
+ * of the nearest earlier day that has them all (Frankfurter's rule for a weekend or a holiday, and
+ * "latest" as of that day); the answer's `date` shows the day used.
+ */
+export function ratesAsOf(snapshot: RatesSnapshot, tracked: TrackedCurrencies, date: string, query: RateSetQuery): RateSet {
+  const { base, symbols } = parseRateSetQuery(tracked, query);
+  const day = snapshot.lastWithOnOrBefore([base, ...(symbols ?? [])], date);
+  if (!day) throw new NoDataError(date);
+  return rateSetOf(day, base, symbols, tracked, query);
 }
 
 /**

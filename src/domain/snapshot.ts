@@ -170,6 +170,12 @@ export class RatesSnapshot {
     return low;
   }
 
+  /** The last day on or before `date` on which every given currency has a rate (DECISIONS §16). */
+  lastWithOnOrBefore(codes: readonly string[], date: string): Day | undefined {
+    const last = lastInAll(codes.map((code) => this.positionsOf(code)), 0, this.countBefore(date, true));
+    return last === -1 ? undefined : this.oldestFirst[last];
+  }
+
   /** The most recent day, not after `today`, on which every given currency has a rate. */
   latestWith(codes: readonly string[]): Day | undefined {
     // First by the codes as asked (the same request asks in the same order), before normalising.

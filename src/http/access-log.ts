@@ -7,12 +7,12 @@ export const MAX_LOGGED_URL = 2048;
 const MORE = '…';
 
 /**
- * A query parameter named like a credential (`api_key`, `apiKey`, `x-api-key`, `access_token`, …,
+ * A query parameter named like a credential (`api_key`, `apiKey`, `x-api-key`, `access_token`, OXR's `app_id`, …,
  * also as `api_key[]` or `api_key;v`): its value is never logged.
  */
-const KEY_NAME = /(?:key|token|secret|password|auth|authorization|bearer)(?:\[\]|;.*)?$/i;
+const KEY_NAME = /(?:key|token|secret|password|auth|authorization|bearer|app_?id)(?:\[\]|;.*)?$/i;
 /** Whether a URL may hold anything to mask: most do not, and are logged as they are. */
-const SUSPECT = /key|token|secret|password|auth|bearer|%/i;
+const SUSPECT = /key|token|secret|password|auth|bearer|app_?id|%/i;
 
 /**
  * Percent-escapes decoded byte by byte, again while any are left (`%255F` is `%5F`, then `_`):

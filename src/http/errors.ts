@@ -42,9 +42,21 @@ export function errorJson(error: HttpError): string {
   return JSON.stringify(error.withErrorField ? { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' } : { statusCode, message });
 }
 
+/** An error answer in another service's shape (DECISIONS §16): its status and body. */
+export type ErrorShape = (error: HttpError, request: FastifyRequest) => { status: number; body: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on the drop-in paths (http/drop-in/): every refusal there takes that service's shape. */
+    errorShape?: ErrorShape;
+  }
+}
+
 export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   // DECISIONS §1: every 401 names the scheme it wants.
   if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+  const shaped = reply.request.errorShape?.(error, reply.request);
+  if (shaped) return reply.code(shaped.status).type(JSON_TYPE).send(shaped.body);
   return reply.code(error.statusCode).type(JSON_TYPE).send(errorJson(error));
 }
 

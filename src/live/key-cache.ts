@@ -22,10 +22,14 @@ export class KeyCache {
   private version = -1;
   /** When the map was last confirmed to be the store's current list (ms since the epoch; 0: never). */
   private confirmed = 0;
+  /** The one active key named `compatName`, when exactly one is. */
+  private named: KnownKey | undefined;
 
   constructor(
     private readonly store: KeyStore,
     private readonly now: () => number = Date.now,
+    /** COMPAT_KEY (DECISIONS §16): the name of the key keyless Frankfurter requests are charged to. */
+    private readonly compatName?: string,
   ) {}
 
   async refresh(): Promise<boolean> {
@@ -43,11 +47,25 @@ export class KeyCache {
       byHash.set(hash, key);
       byId.set(id, key);
     }
+    // Found before anything is replaced, so the keys and COMPAT_KEY's key change together.
+    const named = this.compatName === undefined ? undefined : await this.onlyActiveNamed(this.compatName, byId);
     this.byHash = byHash;
     this.byId = byId;
+    this.named = named;
     this.version = version;
     this.confirmed = asked;
     return true;
+  }
+
+  /** Names are not unique: the name stands for a key only while exactly one active key bears it. */
+  private async onlyActiveNamed(name: string, active: ReadonlyMap<number, KnownKey>): Promise<KnownKey | undefined> {
+    const bearers = (await this.store.list()).filter((record) => record.name === name && active.has(record.id));
+    return bearers.length === 1 ? active.get(bearers[0]!.id) : undefined;
+  }
+
+  /** COMPAT_KEY's key, from memory; undefined when unset, or when no single active key bears the name. */
+  compatKey(): KnownKey | undefined {
+    return this.named;
   }
 
   /** Seconds since the key list was last confirmed current (Infinity before the first refresh). */

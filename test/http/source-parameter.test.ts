@@ -97,6 +97,21 @@ test('source=ID on every rate endpoint', async (t) => {
     await expectError(get('/rates/2026-03-06?source=nbp'), 404, noDataOn('2026-03-06'));
   });
 
+  await t.test('when a drop-in path is asked with source, then it answers that source\'s own figures, as JSON numbers', async () => {
+    const usd = formatHalfUp6(bankRate('nbp', DAY, 'EUR', 'USD')).replace(/0+$/, '').replace(/\.$/, '');
+    const blend = formatHalfUp6(bankRate('cnb', DAY, 'EUR', 'USD')).replace(/0+$/, '').replace(/\.$/, '');
+    assert.notEqual(usd, blend, 'NBP\'s USD per EUR differs from the blend\'s (the CNB\'s)');
+    const v1 = await read(await server.get(`/v1/${DAY}?symbols=USD&source=nbp`));
+    assert.equal(v1.status, 200, v1.text);
+    assert.match(v1.text, new RegExp(`"rates":\\{"USD":${usd.replace('.', '\\.')}\\}`));
+    const oxr = await read(await server.get(`/api/historical/${DAY}.json?base=EUR&symbols=USD&source=nbp`));
+    assert.equal(oxr.status, 200, oxr.text);
+    assert.match(oxr.text, new RegExp(`"rates":\\{"USD":${usd.replace('.', '\\.')}\\}`));
+    const blended = await read(await server.get(`/v1/${DAY}?symbols=USD`));
+    assert.match(blended.text, new RegExp(`"rates":\\{"USD":${blend.replace('.', '\\.')}\\}`));
+    await expectJson(server.get(`/v1/${DAY}?source=boe`), 422, { message: SOURCE });
+  });
+
   await t.test('when the latest rates of one source are asked, then its newest day quoting them all is served', async () => {
     const nbpDays = [...banks.get('nbp')!.keys()].sort();
     const newest = nbpDays.at(-1)!;

@@ -23,14 +23,14 @@ export const MESSAGES = {
 } as const;
 
 const CODE = /^[A-Za-z]{3}$/;
-const CODE_LIST = /^[A-Za-z]{3}(,[A-Za-z]{3})*$/;
+export const CODE_LIST = /^[A-Za-z]{3}(,[A-Za-z]{3})*$/;
 export const MAX_BULK_TARGETS = 25;
 
 /** A string matching `pattern`; anything else (missing, repeated, malformed) fails with `message`. */
-const text = (pattern: RegExp, message: string) =>
+export const text = (pattern: RegExp, message: string) =>
   z.string({ error: message }).regex(pattern, { error: message });
 
-const code = (message: string) => text(CODE, message).meta({ example: 'USD' });
+export const code = (message: string) => text(CODE, message).meta({ example: 'USD' });
 
 /**
  * DECISIONS §15: 0 to 12 written plainly, as the messages' "an integer from 0 to 12" reads:
@@ -66,7 +66,7 @@ export function sourceRules(ids: readonly string[]): { source: typeof source } {
  * DECISIONS §15: `source` then `precision` close the query's rules, so their messages follow every
  * other one in the 400 array, in that order; a `format` key goes just after.
  */
-const closing = { source, precision };
+export const closing = { source, precision };
 
 export const rateSetQuery = z.object({
   base: code(MESSAGES.base).optional().describe('Base currency (default EUR)'),
@@ -118,7 +118,7 @@ export const MAX_AMOUNT_FRACTION_DIGITS = 12;
  * Within the digit limits; called only on a numeric string, so one failure gives one message.
  * Counted by hand: linear however long the value (the URL limit still allows kilobytes).
  */
-function withinAmountLimits(value: string): boolean {
+export function withinAmountLimits(value: string): boolean {
   if (!NUMERIC_STRING.test(value)) return true;
   const sign = value.charCodeAt(0) === 43 /* + */ || value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
   const point = value.indexOf('.');
@@ -129,7 +129,7 @@ function withinAmountLimits(value: string): boolean {
 
 // NUMERIC_STRING stays the documented pattern; the digit limits are a refinement of it with the
 // same message, so an amount too long is "not a numeric string" like any other malformed one.
-const amount = text(NUMERIC_STRING, MESSAGES.amount)
+export const amount = text(NUMERIC_STRING, MESSAGES.amount)
   .refine(withinAmountLimits, { error: MESSAGES.amount })
   .describe('Amount in the `from` currency, a positive decimal number');
 

@@ -21,7 +21,7 @@ function ruled(schema: z.ZodType, rules: AppRules | undefined): z.ZodType {
   if (!ofSchema) withRules.set(schema, (ofSchema = new WeakMap()));
   let made = ofSchema.get(rules);
   // extend keeps each replaced key where it stood, so the messages keep their order.
-  if (!made) ofSchema.set(rules, (made = schema.extend(Object.fromEntries(own))));
+  if (!made) ofSchema.set(rules, (made = schema.safeExtend(Object.fromEntries(own))));
   return made;
 }
 

@@ -8,6 +8,8 @@ import { HttpError, sendError } from '../errors.js';
 export interface Counted {
   policy: QuotaPolicy;
   decision: QuotaDecision;
+  /** When it was counted (ms since the epoch, the quota's clock). */
+  now: number;
 }
 
 declare module 'fastify' {
@@ -53,7 +55,7 @@ export function quotaCounter({ quota, policy: defaults, clock }: QuotaDeps): (ke
     const { policy, exceeded } = planOf(key.quota);
     const now = clock.now();
     const decision = await quota.consume(key, now, policy);
-    return { policy, decision, headers: rateLimitHeaders(policy, decision, now), refused: decision.allowed ? undefined : exceeded };
+    return { policy, decision, now, headers: rateLimitHeaders(policy, decision, now), refused: decision.allowed ? undefined : exceeded };
   };
 }
 
@@ -67,10 +69,10 @@ export function countRequest(deps: QuotaDeps) {
   return async function countRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const key = request.quotaKey;
     if (key === undefined) throw new Error('countRequest runs after authenticate');
-    const { policy, decision, headers, refused } = await charge(key);
+    const { policy, decision, now, headers, refused } = await charge(key);
     reply.headers(headers);
     if (refused) return sendError(reply, refused);
-    request.counted = { policy, decision };
+    request.counted = { policy, decision, now };
     return undefined;
   };
 }

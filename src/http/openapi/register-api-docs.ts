@@ -93,6 +93,9 @@ export function registerOpenApi(app: FastifyInstance): void {
         { name: 'Currencies', description: 'The served currencies' },
         { name: 'Usage', description: "The calling key's quota and what is left of it" },
         { name: 'Operations', description: 'Probes for load balancers and orchestrators (no key)' },
+        { name: 'Frankfurter v1', description: "Drop-in: Frankfurter v1's paths and shapes, numbers as JSON numbers (docs/drop-in.md)" },
+        { name: 'Frankfurter v2', description: "Drop-in: Frankfurter v2's paths and shapes (docs/drop-in.md)" },
+        { name: 'Open Exchange Rates', description: "Drop-in: Open Exchange Rates' paths and shapes; `app_id` or a Bearer key (docs/drop-in.md)" },
       ],
       components: {
         securitySchemes: {

@@ -6,7 +6,7 @@ import { BadRequest, NotFound, QuotaExceeded, ServiceUnavailable, Unauthorized }
 /** A response header as the OpenAPI document shows it (a JSON schema with a description). */
 type HeaderDoc = { description: string } & Record<string, unknown>;
 
-interface ResponseDoc {
+export interface ResponseDoc {
   description: string;
   /** The JSON body; none for 304. */
   body?: ZodType;
@@ -36,18 +36,18 @@ export const REQUEST_ID: Record<string, HeaderDoc> = {
     type: 'string',
   },
 };
-const RATE_LIMIT: Record<string, HeaderDoc> = {
+export const RATE_LIMIT: Record<string, HeaderDoc> = {
   'X-RateLimit-Limit': { description: 'Requests allowed per quota period', type: 'integer', minimum: 1 },
   'X-RateLimit-Remaining': { description: 'Requests left in the period after this one', type: 'integer', minimum: 0 },
   'X-RateLimit-Reset': { description: 'When the period ends, in Unix seconds', type: 'integer' },
 };
-const RETRY_AFTER: Record<string, HeaderDoc> = {
+export const RETRY_AFTER: Record<string, HeaderDoc> = {
   'Retry-After': { description: 'Seconds to wait before retrying', type: 'integer', minimum: 1 },
 };
-const ETAG: Record<string, HeaderDoc> = {
+export const ETAG: Record<string, HeaderDoc> = {
   ETag: { description: 'Strong validator of the body: send it in If-None-Match to get a 304 while it holds', type: 'string' },
 };
-const WWW_AUTHENTICATE: Record<string, HeaderDoc> = {
+export const WWW_AUTHENTICATE: Record<string, HeaderDoc> = {
   'WWW-Authenticate': { description: 'The scheme to use', type: 'string', const: 'Bearer' },
 };
 

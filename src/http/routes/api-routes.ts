@@ -40,7 +40,7 @@ function rendered(representation: Exclude<Representation, { parts: unknown }>): 
  * (endpoint.ts). A cacheable endpoint's body is computed once per key, format and data version,
  * then sent again as it is; a heavy one (a range) is produced in pieces (heavy-answers.ts).
  */
-export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs }: ApiRouteDeps): void {
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs }: ApiRouteDeps, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
   const heavy = new HeavyAnswers(cache);
   const respond: Respond = (request, reply, { endpoint, key, format: named, compute }) => {
     const snapshot = view.snapshot;
@@ -67,5 +67,5 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache,
     });
   };
   const rules = sourceRules(sources.map(({ id }) => id));
-  for (const endpoint of API_ENDPOINTS) endpoint.route(app, respond, rules);
+  for (const endpoint of endpoints) endpoint.route(app, respond, rules);
 }

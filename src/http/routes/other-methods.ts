@@ -2,6 +2,7 @@ import { METHODS } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { preflight } from '../cors.js';
 import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
+import type { ApiEndpoint } from '../endpoints/endpoint.js';
 import { HttpError, sendError } from '../errors.js';
 import { requestPath } from '../request-path.js';
 
@@ -21,10 +22,10 @@ const REFUSED = [...new Set(['DELETE', 'PATCH', 'POST', 'PUT', 'TRACE', 'QUERY',
  * DECISIONS §1.1: on a known path, OPTIONS is the CORS preflight and any other method but
  * GET/HEAD is a 405; neither needs a key nor counts. Answered in onRequest, before any body is read.
  */
-export function otherMethodRoutes(app: FastifyInstance): void {
+export function otherMethodRoutes(app: FastifyInstance, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
   // The set of methods is the whole server's (plugins share it); the routes below stay on API paths.
   for (const method of REFUSED) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
-  for (const { path: url } of API_ENDPOINTS) {
+  for (const { path: url } of endpoints) {
     app.route({ method: 'OPTIONS', url, onRequest: async (request, reply) => preflight(request, reply), handler: async () => undefined });
     app.route({
       method: REFUSED,
