@@ -66,7 +66,7 @@ test('the OpenAPI document', async (t) => {
       (doc.paths[path].get.parameters as Json[]).filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`);
     assert.deepEqual(parameters(`${V1}/rates/latest`), ['query:base', 'query:symbols', 'query:source', 'query:precision']);
     assert.deepEqual(parameters(`${V1}/rates/{date}`), ['path:date!', 'query:base', 'query:symbols', 'query:source', 'query:precision']);
-    assert.deepEqual(parameters(`${V1}/rates/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:source', 'query:precision']);
+    assert.deepEqual(parameters(`${V1}/rates/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:source', 'query:precision', 'query:format']);
     assert.deepEqual(parameters(`${V1}/fluctuation/{start}..{end}`), ['path:start!', 'path:end!', 'query:base', 'query:symbols', 'query:source', 'query:precision']);
     assert.deepEqual(parameters(`${V1}/convert`), ['query:from!', 'query:to!', 'query:amount!', 'query:date', 'query:source', 'query:precision']);
     assert.deepEqual(parameters(`${V1}/convert/bulk`), ['query:from!', 'query:amount!', 'query:to!', 'query:date', 'query:source', 'query:precision']);

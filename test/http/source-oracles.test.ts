@@ -9,7 +9,7 @@ import { PROVIDER_FILES, PROVIDER_FIXTURES } from '../helpers/provider-fixtures.
 import { read, startTestApp } from '../helpers/test-server.js';
 
 /**
- * The per-source oracle of issue #51 (DECISIONS §15): for each of the 34 sources, its recorded
+ * The per-source oracle (DECISIONS §15): for each of the 34 sources, its recorded
  * file is ingested as the server ingests it, then one recorded day is asked of it alone
  * (`source=ID`) as a rate set in a foreign base and as a dated conversion. Every expected figure is
  * read here from the bank's own text with a regular expression (the column its rules name as the
