@@ -98,6 +98,11 @@ export function rssMb(pid: number): number {
   return summedOverTree(pid, 'status', (status) => Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
+/** The peak resident set (VmHWM) of the process tree so far, in MB. */
+export function peakRssMb(pid: number): number {
+  return summedOverTree(pid, 'status', (status) => Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
 /** Clock ticks per second of /proc's CPU times (USER_HZ): 100 on every Linux this runs on, asked anyway. */
 const TICKS_PER_SECOND = (() => {
   try {

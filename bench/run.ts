@@ -113,10 +113,26 @@ function routes(dates: readonly string[]): Route[] {
     { name: 'convert, random amounts', path: () => `/api/v1/convert?from=USD&to=JPY&amount=${amount()}`, auth: true, status: 200, target: TARGETS.convert },
     { name: 'convert/bulk, 25 targets, random amounts', path: () => `/api/v1/convert/bulk?from=GBP&to=${targets}&amount=${amount()}`, auth: true, status: 200, target: TARGETS.bulk },
     { name: 'currencies', path: '/api/v1/currencies', auth: true, status: 200 },
+    { name: DROP_IN_ROUTES[0], path: '/v1/latest', auth: true, status: 200 },
+    { name: DROP_IN_ROUTES[1], path: '/api/latest.json', auth: true, status: 200 },
     { name: 'rates/{start}..{end}, one year, all currencies (baseline: the same bytes)', path: YEAR_PATH, auth: true, status: 200, target: TARGETS.year, baselinePath: YEAR_PATH },
     { name: '401 (no key)', path: '/api/v1/rates/latest', auth: false, status: 401 },
     { name: '400 (bad parameters)', path: '/api/v1/convert?from=US&to=JPY&amount=abc', auth: true, status: 400 },
   ];
+}
+
+/** The drop-in paths as their clients call them (DECISIONS §16): each within 10 % of rates/latest. */
+const DROP_IN_ROUTES = ['drop-in: Frankfurter /v1/latest', 'drop-in: Open Exchange Rates /api/latest.json (base USD)'] as const;
+
+function dropInLines(rows: readonly Row[]): string[] {
+  const latest = rows.find((row) => row.route === 'rates/latest');
+  if (!latest) return [];
+  return DROP_IN_ROUTES.flatMap((route) => {
+    const row = rows.find((candidate) => candidate.route === route);
+    if (!row) return [];
+    const share = row.summary.requestsPerSecond / latest.summary.requestsPerSecond;
+    return [`${route} within 10 % of rates/latest's requests/s: ${(share * 100).toFixed(1)} %, ${share >= 0.9 ? 'met' : 'NOT met'}`];
+  });
 }
 
 /** Creates a key with a quota large enough for the whole run. */
@@ -397,6 +413,7 @@ async function main(): Promise<void> {
           rows: rows.filter((row) => row.config === judgedName),
           exactness: measured,
         }),
+        ...dropInLines(rows.filter((row) => row.config === judgedName)),
         ...history.targets,
         ...everySource.targets,
       ],
