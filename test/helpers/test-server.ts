@@ -32,7 +32,7 @@ export interface TestServerOptions {
   /** Fixture file names (under test/fixtures) or absolute paths, ingested before start, in order. */
   ingest?: string[];
   /** Other sources' documents (absolute paths), each ingested with `ingest --source ID --file PATH` before start. */
-  ingestSources?: { source: string; file: string }[];
+  ingestSources?: readonly { source: string; file: string }[];
   env?: Record<string, string>;
   clock?: Clock;
 }

@@ -7,7 +7,8 @@ import { expectJson } from '../helpers/http-expect.js';
 import { sourceAdapter } from '../../src/ingest/sources/registry.js';
 import { divide, formatHalfUp6, parseDecimal, type Rational } from '../helpers/oracle.js';
 import { PROVIDER_FIXTURES } from '../helpers/provider-fixtures.js';
-import { ECB_FIXTURES, read, startTestApp } from '../helpers/test-server.js';
+import { ALL_RECORDED, RECORDED, REFUSED_RECORDED } from '../helpers/recorded-files.js';
+import { read, startTestApp } from '../helpers/test-server.js';
 
 /**
  * SOURCES=all (DECISIONS §15) as an operator runs it: every recorded file of every bank, the ECB's
@@ -18,32 +19,6 @@ import { ECB_FIXTURES, read, startTestApp } from '../helpers/test-server.js';
 
 const ONE: Rational = { num: 1n, den: 1n };
 const MORE = join(PROVIDER_FIXTURES, 'more');
-
-/** Every recorded file with its source: test/fixtures/providers/<id>-…, providers/more/<id>/…, ecb/…. */
-const ALL_RECORDED = [
-  ...readdirSync(ECB_FIXTURES).map((name) => ({ source: 'ecb', file: join(ECB_FIXTURES, name) })),
-  ...readdirSync(PROVIDER_FIXTURES, { withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => ({ source: entry.name.slice(0, entry.name.indexOf('-')), file: join(PROVIDER_FIXTURES, entry.name) })),
-  ...readdirSync(MORE, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((folder) => readdirSync(join(MORE, folder.name)).map((name) => ({ source: folder.name, file: join(MORE, folder.name, name) }))),
-];
-
-/**
- * The recorded files their adapter refuses by design, each kept for a test of that refusal: a
- * range with no rates, another list than the one read, the bank's HTML page, a series in other terms.
- */
-const REFUSED = [
-  'bna-taxa-ref-SDG-2026-05-18_2026-05-21.json',
-  'hnb-tecajn-hrk-v2-2022-12-31.json',
-  'imf-rms-rep-2026-03.tsv',
-  'nbkr-historical-EUR-2005-06-04_2005-06-25.html',
-  'nbkr-historical-USD-2005-06-04_2005-06-25.html',
-  'nbrb-dynamics-CZK-2026-03-01_2026-03-17.json',
-  'sarb-EXCB059D-KES-2026-03-24_2026-03-27.json',
-];
-const RECORDED = ALL_RECORDED.filter(({ file }) => !REFUSED.includes(basename(file)));
 
 /** Banca d'Italia's CSV: `…,ISO Code,UIC Code,Rate,Rate convention,Reference date`, units of the code per 1 EUR. */
 function bdiDays(): Map<string, Map<string, Rational>> {
@@ -84,11 +59,11 @@ const ratesOn = async (get: (path: string) => Promise<Response>, date: string, s
 test('when SOURCES=all serves every recorded file, then 160 codes are served, bdi\'s every day, each code from the bank the priority names', async (t) => {
   const refused: string[] = [];
   for (const { source, file } of ALL_RECORDED) {
-    if (!REFUSED.includes(basename(file))) continue;
+    if (!REFUSED_RECORDED.includes(basename(file))) continue;
     await assert.rejects(sourceAdapter(source)!.parse(readFileSync(file), file), `${file} is refused`);
     refused.push(basename(file));
   }
-  assert.deepEqual(refused.sort(), REFUSED, 'each refused file is recorded');
+  assert.deepEqual(refused.sort(), REFUSED_RECORDED, 'each refused file is recorded');
   assert.equal(RECORDED.length, 126, 'every other recorded file is ingested (the start stops on one refused)');
   const server = await startTestApp(t, { ingestSources: RECORDED, env: { SOURCES: 'all' } });
   const get = (path: string) => server.get(path);
