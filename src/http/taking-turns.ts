@@ -30,7 +30,7 @@ export class Turns {
 /** Text gathered into one piece before the next turn: small enough to hold the loop a few ms. */
 const PIECE_BYTES = 64 * 1024;
 /** …or this much time, whichever comes first. */
-const PIECE_MS = 10;
+const PIECE_MS = 5;
 
 /**
  * `parts` (a body's text, in the order written) as UTF-8 pieces of about PIECE_BYTES, each made
