@@ -86,18 +86,20 @@ test(
       assert.equal(await page.evaluate(() => (globalThis as unknown as Browser).localStorage.length), 0);
     });
 
-    await t.test('the right key is kept, used again on the next visit, and its usage shown: GET /usage and GET /currencies, two requests a visit', async () => {
+    await t.test('the right key is kept, used again on the next visit, and its usage shown: GET /usage, /currencies and /sources, three requests a visit', async () => {
       await page.getByLabel('API key', { exact: true }).fill(server.key);
       await page.getByLabel('API key', { exact: true }).press('Enter');
       await page.locator('body[data-currencies]').waitFor({ state: 'attached' });
-      await page.waitForFunction(() => (globalThis as unknown as Browser).document.querySelector('#usage')?.textContent?.startsWith('Used 2 '));
+      await page.waitForFunction(() => (globalThis as unknown as Browser).document.querySelector('#usage')?.textContent?.startsWith('Used 3 '));
       const usage = await api('/api/v1/usage');
       const until = String(usage.period_end).slice(0, 16).replace('T', ' ');
-      assert.equal(await textOf(page, '#usage'), `Used 2 of ${usage.limit} requests this period; ${Number(usage.limit) - 2} left until ${until} UTC.`);
+      assert.equal(await textOf(page, '#usage'), `Used 3 of ${usage.limit} requests this period; ${Number(usage.limit) - 3} left until ${until} UTC.`);
       assert.equal(await page.evaluate(() => (globalThis as unknown as Browser).localStorage.getItem('currency-rates.api-key')), server.key);
-      // Entered once: a new visit uses the kept key (the test's own /usage above was the third request).
+      // Entered once: a new visit uses the kept key (the test's own /usage above was the fourth request).
+      // One source enabled (SOURCES=ecb): nothing to pick, so no choice is shown.
+      assert.equal(await page.locator('#source-panel').isHidden(), true);
       await page.reload();
-      await page.waitForFunction(() => (globalThis as unknown as Browser).document.querySelector('#usage')?.textContent?.startsWith('Used 5 '));
+      await page.waitForFunction(() => (globalThis as unknown as Browser).document.querySelector('#usage')?.textContent?.startsWith('Used 7 '));
       assert.equal(await page.getByLabel('API key', { exact: true }).inputValue(), server.key);
     });
 

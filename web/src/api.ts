@@ -23,6 +23,17 @@ export interface Currency {
   name: string;
   symbol: string;
 }
+/** One enabled source of GET /api/v1/sources, as far as the page reads it. */
+export interface Source {
+  id: string;
+  name: string;
+  /** ISO 3166 alpha-2, "EU" for the ECB, null for an international body (the IMF). */
+  country: string | null;
+  rate_type: string;
+  cadence: string;
+  first_day: string | null;
+  last_day: string | null;
+}
 export interface Usage {
   limit: number;
   used: number;

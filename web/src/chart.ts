@@ -3,6 +3,7 @@ import 'uplot/dist/uPlot.min.css';
 import { ApiError } from './api.js';
 import { describe, seriesOf, type Series } from './chart-data.js';
 import type { PageContext } from './context.js';
+import { noteBank } from './bank-names.js';
 import { byId, codeOf, onSubmit, say } from './dom.js';
 import { isRangeChoice, rangeStart } from './ranges.js';
 
@@ -26,13 +27,15 @@ export function setUpChart(context: PageContext): void {
     if (!isRangeChoice(choice)) return;
     say(output, 'Loading the history…', 'busy');
     try {
-      if (choice !== 'all' && context.newestDay === undefined) {
-        // The ranges end on the newest day with rates, which only an answer tells.
+      let newest = context.newestDays.get(context.picked()?.id ?? '');
+      if (choice !== 'all' && newest === undefined) {
+        // The ranges end on the newest day with rates (the picked bank's), which only an answer tells.
         const latest = await context.rates.latest({ base: from, symbols: to });
-        context.newestDay = latest.date;
+        newest = latest.answer.date;
+        context.newestDays.set(latest.source?.id ?? '', newest);
       }
-      const start = rangeStart(choice, context.newestDay ?? '');
-      const answer = await context.rates.since(start, { base: from, symbols: to });
+      const start = rangeStart(choice, newest ?? '');
+      const { answer, source } = await context.rates.since(start, { base: from, symbols: to });
       const series = seriesOf(answer, to);
       figure.hidden = false;
       plot?.destroy();
@@ -41,6 +44,7 @@ export function setUpChart(context: PageContext): void {
       figure.dataset.first = series.days[0] ?? '';
       figure.dataset.last = series.days.at(-1) ?? '';
       say(output, describe(series, answer.base, to));
+      noteBank(output, source);
     } catch (error) {
       plot?.destroy();
       plot = undefined;

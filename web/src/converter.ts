@@ -1,8 +1,9 @@
 import { ApiError, type Conversion } from './api.js';
 import type { PageContext } from './context.js';
+import { noteBank } from './bank-names.js';
 import { byId, codeOf, onSubmit, say } from './dom.js';
 
-/** The converter: the API's result and rate, shown exactly as the API writes them. */
+/** The converter: the API's result and rate, shown exactly as the API writes them, and the bank when one was picked. */
 export function setUpConverter(context: PageContext): void {
   const form = byId('convert-form', HTMLFormElement);
   const amount = byId('convert-amount', HTMLInputElement);
@@ -14,13 +15,14 @@ export function setUpConverter(context: PageContext): void {
   onSubmit(form, async () => {
     say(output, 'Converting…', 'busy');
     try {
-      const answer = await context.rates.convert({
+      const { answer, source } = await context.rates.convert({
         from: codeOf(from),
         to: codeOf(to),
         amount: amount.value.trim(),
         date: date.value,
       });
       show(output, answer);
+      noteBank(output, source);
     } catch (error) {
       say(output, error instanceof ApiError ? error.message : String(error), 'error');
     }

@@ -5,12 +5,16 @@ import { saveKey } from './key-store.js';
 
 /** The key form and the key's usage: the quota of GET /api/v1/usage, then of each answer's headers. */
 export interface KeyPanel {
-  /** Checks the key with GET /usage, then loads the currencies the fields suggest. */
+  /** Checks the key with GET /usage, then loads the currencies the fields suggest and the sources one may pick. */
   check(): Promise<void>;
   showQuota(quota: QuotaHeaders): void;
 }
 
-export function setUpKeyPanel(context: PageContext, key: { get(): string | undefined; set(value: string | undefined): void }): KeyPanel {
+export function setUpKeyPanel(
+  context: PageContext,
+  key: { get(): string | undefined; set(value: string | undefined): void },
+  loadSources: () => Promise<void>,
+): KeyPanel {
   const form = byId('key-form', HTMLFormElement);
   const input = byId('key-input', HTMLInputElement);
   const forget = byId('key-forget', HTMLButtonElement);
@@ -31,6 +35,7 @@ export function setUpKeyPanel(context: PageContext, key: { get(): string | undef
       // The currency fields suggest from these from now on.
       context.currencies = new Map(currencies.map((currency) => [currency.code, currency]));
       document.body.dataset.currencies = String(currencies.length);
+      await loadSources();
     } catch (error) {
       // A refused key is not kept: the next visit asks again rather than failing again.
       if (error instanceof ApiError && error.status === 401) {

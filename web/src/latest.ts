@@ -1,5 +1,6 @@
 import { ApiError } from './api.js';
 import type { PageContext } from './context.js';
+import { bankLabel, noteBank } from './bank-names.js';
 import { byId, codeOf, onSubmit, say } from './dom.js';
 
 /** The latest rates against a chosen base, as a table of the API's strings. */
@@ -13,13 +14,14 @@ export function setUpLatest(context: PageContext): void {
   onSubmit(form, async () => {
     say(output, 'Loading the latest rates…', 'busy');
     try {
-      const answer = await context.rates.latest({ base: codeOf(base) });
-      context.newestDay = answer.date;
+      const { answer, source } = await context.rates.latest({ base: codeOf(base) });
+      context.newestDays.set(source?.id ?? '', answer.date);
       const rows = Object.entries(answer.rates).map(([code, rate]) => row(code, context.currencies.get(code)?.name ?? '', rate));
       table.tBodies[0]!.replaceChildren(...rows);
-      caption.textContent = `Units of each currency per 1 ${answer.base}, ${answer.date}`;
+      caption.textContent = `Units of each currency per 1 ${answer.base}, ${answer.date}${source === undefined ? '' : `, from ${bankLabel(source)}`}`;
       table.hidden = false;
       say(output, `${rows.length} rates against ${answer.base}, the reference rates of ${answer.date}.`);
+      noteBank(output, source);
     } catch (error) {
       table.hidden = true;
       say(output, error instanceof ApiError ? error.message : String(error), 'error');

@@ -9,6 +9,7 @@ import { setUpKeyPanel, type KeyPanel } from './key-panel.js';
 import { loadKey } from './key-store.js';
 import { RatesApi } from './rates-api.js';
 import { setUpLatest } from './latest.js';
+import { setUpSourcePicker } from './source-picker.js';
 
 /** The page at `/`: loads without a key; every panel asks the API with the key entered once. */
 let key = loadKey();
@@ -17,18 +18,24 @@ const api = new ApiClient(
   () => key,
   (quota) => panel?.showQuota(quota),
 );
+const picker = setUpSourcePicker(api);
 const context: PageContext = {
   api,
-  rates: new RatesApi(api),
+  rates: new RatesApi(api, () => picker.picked()),
+  picked: () => picker.picked(),
   currencies: new Map(),
-  newestDay: undefined,
+  newestDays: new Map(),
 };
-panel = setUpKeyPanel(context, {
-  get: () => key,
-  set: (value) => {
-    key = value;
+panel = setUpKeyPanel(
+  context,
+  {
+    get: () => key,
+    set: (value) => {
+      key = value;
+    },
   },
-});
+  () => picker.load(),
+);
 for (const id of ['convert-from', 'convert-to', 'chart-base', 'chart-symbol', 'latest-base']) {
   setUpCurrencyField(byId(id, HTMLInputElement), () => [...context.currencies.values()]);
 }
