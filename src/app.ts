@@ -157,12 +157,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // DECISIONS §17: POST /mcp, tools for AI agents; the API's key check, each tool call counted once.
   app.register(async (mcp) => {
     const quota = { quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock };
-    mcpRoutes(mcp, { keys: deps.keys, quota, data: () => {
-        const snapshot = deps.view.snapshot;
-        const ratesOf = (source: string | undefined) => (source === undefined ? snapshot : deps.view.snapshotOf(source));
-        return { snapshot, tracked: deps.tracked, sources: deps.sources, ratesOf };
-      },
-    });
+    mcpRoutes(mcp, { ...served, keys: deps.keys, quota });
   });
   // DECISIONS §16: other services' paths, with the same keys, quota and answers in their shapes.
   dropInRoutes(app, { ...served, keys: deps.keys, compatKey: deps.config.compatKey !== undefined, countRequest: counting });
