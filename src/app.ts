@@ -35,6 +35,7 @@ import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
 import { otherMethodRoutes } from './http/routes/other-methods.js';
 import { loadWebFiles, webPageRoutes, type WebFile } from './http/routes/web-page.js';
+import { Turns } from './http/taking-turns.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -147,6 +148,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     tracked: deps.tracked,
     cache: new ResponseCache(deps.config.responseCacheBytes),
     stalledAnswerMs: limits.stalledAnswerMs,
+    // One queue of heavy work for the whole app: the API's ranges, the drop-in ones and the MCP history take turns together.
+    turns: new Turns(),
   };
   app.register(async (api) => {
     // DECISIONS §1: auth, then quota, then validation (in each endpoint's handler), then the answer.

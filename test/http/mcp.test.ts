@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { z } from 'zod';
+import { RateRange } from '../../src/http/endpoints/rate-range.js';
 import { loadWebFiles } from '../../src/http/routes/web-page.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
@@ -81,9 +83,12 @@ test('MCP tools over POST /mcp', async (t) => {
     assert.deepEqual(Object.keys(convert.inputSchema.properties ?? {}), ['amount', 'from', 'to', 'date', 'source', 'precision']);
     for (const tool of tools.filter(({ name }) => ['convert', 'rates', 'history', 'fluctuation'].includes(name))) {
       const { source, precision } = tool.inputSchema.properties ?? {};
-      assert.deepEqual({ ...(source as object), description: undefined }, { type: 'string', description: undefined }, `${tool.name}: source`);
-      assert.deepEqual({ ...(precision as object), description: undefined }, { type: 'integer', minimum: 0, maximum: 12, description: undefined }, `${tool.name}: precision`);
+      assert.deepEqual({ ...source, description: undefined }, { type: 'string', description: undefined }, `${tool.name}: source`);
+      assert.deepEqual({ ...precision, description: undefined }, { type: 'integer', minimum: 0, maximum: 12, description: undefined }, `${tool.name}: precision`);
     }
+    // The history's answer is shown whole, as the HTTP body's schema, though the server checks its rates by their type alone.
+    const history = tools.find((tool) => tool.name === 'history')!;
+    assert.deepEqual(history.outputSchema, z.toJSONSchema(z.strictObject(RateRange.shape).describe(RateRange.description!), { io: 'output', target: 'draft-7' }));
     // A second client's initialize and notifications/initialized, then tools/list: none counted.
     await (await connect(t, server)).listTools();
     assert.equal(await used(server), before + 1, 'only the /usage request itself was counted');
@@ -264,7 +269,7 @@ const PRECISION = 'precision must be an integer from 0 to 12';
  * DECISIONS §15 through the tools: `source` and `precision` as the HTTP parameters, on the ECB's
  * whole history and NBP's tables A and B with SOURCES=ecb,nbp (as test/http/source-parameter.test.ts).
  */
-test('source and precision as tool arguments', async (t) => {
+test('source and precision as tool arguments, and the whole history in one call', async (t) => {
   const server = await start(t, {
     ingest: [HISTORY_ZIP],
     ingestSources: [
@@ -374,5 +379,16 @@ test('source and precision as tool arguments', async (t) => {
     assert.equal(await spot({ precision: 6.5 }), JSON.stringify(errorBody(400, [PRECISION])));
     assert.equal(await spot({ date: '2026-13-01', base: 'E', symbols: ['1'], source: 'x', precision: 13 }), JSON.stringify(errorBody(400, [MSG.date, MSG.base, MSG.symbols, SOURCE, PRECISION])));
     assert.equal(await spot({ date: '2026-03-06', source: 'nbp' }), JSON.stringify(errorBody(404, noDataOn('2026-03-06'))));
+  });
+
+  await t.test('when the whole history is asked in one call, then its text is the HTTP answer byte for byte, counted once', async () => {
+    const answer = await counted(server, client, 'history', { start: '1999-01-04', end: '' });
+    const expected = await read(await server.get(`${V1}/rates/1999-01-04..`));
+    assert.equal(expected.status, 200);
+    assert.ok(expected.text.length > 3_000_000, `the whole history is large (${expected.text.length} bytes)`);
+    assert.equal(answer.isError, false, answer.text.slice(0, 200));
+    assert.equal(answer.charged, 1);
+    assert.ok(answer.text === expected.text, 'the text is the HTTP body');
+    assert.deepEqual(answer.structured, JSON.parse(expected.text), 'the structured content is the HTTP body');
   });
 });

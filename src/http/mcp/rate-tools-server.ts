@@ -7,6 +7,7 @@ import { errorJson, httpErrorOf, type HttpError } from '../errors.js';
 import type { Charge } from '../hooks/count-request.js';
 import type { RatesData } from '../endpoints/endpoint.js';
 import type { AppRules } from '../endpoints/validate-parts.js';
+import type { Turns } from '../taking-turns.js';
 import { RATE_TOOLS, type RateTool, type ToolAnswer } from './rate-tools.js';
 import type { ToolArguments } from './tool-arguments.js';
 
@@ -15,6 +16,8 @@ export interface ToolServerDeps {
   data(): RatesData;
   /** The app's rules for what its configuration decides (the enabled sources: parameters.ts, sourceRules). */
   rules: AppRules;
+  /** The app's one queue of heavy work, shared with the HTTP API's heavy answers (taking-turns.ts). */
+  turns: Turns;
   /** Counts one request of the key against its quota (hooks/count-request.ts). */
   charge(key: KnownKey): Promise<Charge>;
   version: string;
@@ -34,7 +37,7 @@ async function call(tool: RateTool, args: ToolArguments, key: KnownKey, deps: To
   try {
     const { refused } = await deps.charge(key);
     if (refused) return toolError(refused);
-    answer = await tool.answer({ data: deps.data(), rules: deps.rules }, args);
+    answer = await tool.answer({ data: deps.data(), rules: deps.rules, turns: deps.turns }, args);
   } catch (error) {
     const refusal = httpErrorOf(error);
     // As the API's error handler: a backend outage (503) is logged by the stores, once; other 5xx here.
