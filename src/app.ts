@@ -35,6 +35,7 @@ import { healthRoutes, type Readiness } from './http/routes/health-routes.js';
 import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-routes.js';
 import { otherMethodRoutes } from './http/routes/other-methods.js';
 import { loadWebFiles, webPageRoutes, type WebFile } from './http/routes/web-page.js';
+import { Turns } from './http/taking-turns.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -147,6 +148,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     tracked: deps.tracked,
     cache: new ResponseCache(deps.config.responseCacheBytes),
     stalledAnswerMs: limits.stalledAnswerMs,
+    // One queue of heavy work for the whole app: the API's ranges, the drop-in ones and the MCP history take turns together.
+    turns: new Turns(),
   };
   app.register(async (api) => {
     // DECISIONS §1: auth, then quota, then validation (in each endpoint's handler), then the answer.
@@ -157,12 +160,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // DECISIONS §17: POST /mcp, tools for AI agents; the API's key check, each tool call counted once.
   app.register(async (mcp) => {
     const quota = { quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock };
-    mcpRoutes(mcp, { keys: deps.keys, quota, data: () => {
-        const snapshot = deps.view.snapshot;
-        const ratesOf = (source: string | undefined) => (source === undefined ? snapshot : deps.view.snapshotOf(source));
-        return { snapshot, tracked: deps.tracked, sources: deps.sources, ratesOf };
-      },
-    });
+    mcpRoutes(mcp, { ...served, keys: deps.keys, quota });
   });
   // DECISIONS §16: other services' paths, with the same keys, quota and answers in their shapes.
   dropInRoutes(app, { ...served, keys: deps.keys, compatKey: deps.config.compatKey !== undefined, countRequest: counting });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { notModified, sendBody, type Kept, type RenderedBody, type ResponseCache } from './response-cache.js';
-import { piecesInTurns, Turns } from './taking-turns.js';
+import { piecesInTurns, type Turns } from './taking-turns.js';
 
 /**
  * DECISIONS §14: what a connection may hold of an answer unsent. A body up to this size is sent
@@ -23,9 +23,12 @@ export type Produced =
  */
 export class HeavyAnswers {
   private readonly inProgress = new Map<string, Promise<Produced>>();
-  private readonly turns = new Turns();
 
-  constructor(private readonly cache: ResponseCache) {}
+  /** `turns`: the app's one queue, shared with every other heavy answer of the app, whatever its path. */
+  constructor(
+    private readonly cache: ResponseCache,
+    private readonly turns: Turns,
+  ) {}
 
   /** The body of `key`, written by `parts`; the requests asking for it meanwhile share one production. */
   produce(version: number, key: string, type: string, parts: () => Iterable<string>, cacheable: boolean): Promise<Produced> {

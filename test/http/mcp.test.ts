@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { z } from 'zod';
+import { RateRange } from '../../src/http/endpoints/rate-range.js';
 import { loadWebFiles } from '../../src/http/routes/web-page.js';
 import { openStores } from '../../src/storage/open-stores.js';
+import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
 import { errorBody, MSG, noDataInRange, noDataOn, rateLimited, unknownCurrency } from '../helpers/http-expect.js';
+import { PROVIDER_FILES, PROVIDER_FIXTURES } from '../helpers/provider-fixtures.js';
 import { FIXTURES, read, startTestServer, type TestServer, type TestServerOptions } from '../helpers/test-server.js';
 
 /**
@@ -75,7 +80,15 @@ test('MCP tools over POST /mcp', async (t) => {
     }
     const convert = tools.find((tool) => tool.name === 'convert')!;
     assert.deepEqual(convert.inputSchema.required, ['amount', 'from', 'to']);
-    assert.deepEqual(Object.keys(convert.inputSchema.properties ?? {}), ['amount', 'from', 'to', 'date']);
+    assert.deepEqual(Object.keys(convert.inputSchema.properties ?? {}), ['amount', 'from', 'to', 'date', 'source', 'precision']);
+    for (const tool of tools.filter(({ name }) => ['convert', 'rates', 'history', 'fluctuation'].includes(name))) {
+      const { source, precision } = tool.inputSchema.properties ?? {};
+      assert.deepEqual({ ...source, description: undefined }, { type: 'string', description: undefined }, `${tool.name}: source`);
+      assert.deepEqual({ ...precision, description: undefined }, { type: 'integer', minimum: 0, maximum: 12, description: undefined }, `${tool.name}: precision`);
+    }
+    // The history's answer is shown whole, as the HTTP body's schema, though the server checks its rates by their type alone.
+    const history = tools.find((tool) => tool.name === 'history')!;
+    assert.deepEqual(history.outputSchema, z.toJSONSchema(z.strictObject(RateRange.shape).describe(RateRange.description!), { io: 'output', target: 'draft-7' }));
     // A second client's initialize and notifications/initialized, then tools/list: none counted.
     await (await connect(t, server)).listTools();
     assert.equal(await used(server), before + 1, 'only the /usage request itself was counted');
@@ -247,4 +260,135 @@ test('when the key has used up its quota, then a tool call gets the 429 rule as 
   // Listing the tools still works for a key past its quota: it is not counted.
   assert.equal((await client.listTools()).tools.length, TOOLS.length);
   assert.equal(await counter(), 3);
+});
+
+const SOURCE = 'source must be one of: ecb, nbp';
+const PRECISION = 'precision must be an integer from 0 to 12';
+
+/**
+ * DECISIONS §15 through the tools: `source` and `precision` as the HTTP parameters, on the ECB's
+ * whole history and NBP's tables A and B with SOURCES=ecb,nbp (as test/http/source-parameter.test.ts).
+ */
+test('source and precision as tool arguments, and the whole history in one call', async (t) => {
+  const server = await start(t, {
+    ingest: [HISTORY_ZIP],
+    ingestSources: [
+      { source: 'nbp', file: join(PROVIDER_FIXTURES, PROVIDER_FILES.nbpA) },
+      { source: 'nbp', file: join(PROVIDER_FIXTURES, PROVIDER_FILES.nbpB) },
+    ],
+    env: { SOURCES: 'ecb,nbp' },
+  });
+  const client = await connect(t, server);
+
+  /** Each call, the HTTP request that must answer the same, and the one without `source` and `precision`, which must not. */
+  const GOOD: { tool: string; args: Record<string, unknown>; http: string; plain: string }[] = [
+    {
+      tool: 'convert',
+      args: { amount: '1234.567', from: 'GBP', to: 'JPY', date: '2026-03-04', source: 'nbp', precision: null },
+      http: '/convert?from=GBP&to=JPY&amount=1234.567&date=2026-03-04&source=nbp',
+      plain: '/convert?from=GBP&to=JPY&amount=1234.567&date=2026-03-04',
+    },
+    { tool: 'convert', args: { amount: 10, from: 'USD', to: 'EUR', precision: 0 }, http: '/convert?from=USD&to=EUR&amount=10&precision=0', plain: '/convert?from=USD&to=EUR&amount=10' },
+    {
+      tool: 'convert',
+      args: { amount: '1', from: 'EUR', to: 'AFN', source: 'nbp', precision: '12' },
+      http: '/convert?from=EUR&to=AFN&amount=1&source=nbp&precision=12',
+      plain: '/convert?from=EUR&to=AFN&amount=1',
+    },
+    { tool: 'rates', args: { base: 'PLN', symbols: ['USD', 'JPY'], source: 'nbp' }, http: '/rates/latest?base=PLN&symbols=USD,JPY&source=nbp', plain: '/rates/latest?base=PLN&symbols=USD,JPY' },
+    {
+      tool: 'rates',
+      args: { date: '2026-03-04', symbols: ['USD', 'AFN'], source: 'ecb', precision: 12 },
+      http: '/rates/2026-03-04?symbols=USD,AFN&source=ecb&precision=12',
+      plain: '/rates/2026-03-04?symbols=USD,AFN',
+    },
+    {
+      tool: 'history',
+      args: { start: '2026-02-27', end: '2026-03-08', base: 'USD', symbols: ['JPY'], source: 'nbp', precision: 3 },
+      http: '/rates/2026-02-27..2026-03-08?base=USD&symbols=JPY&source=nbp&precision=3',
+      plain: '/rates/2026-02-27..2026-03-08?base=USD&symbols=JPY',
+    },
+    { tool: 'history', args: { start: '2026-03-01', end: '', symbols: ['USD'], source: 'ecb', precision: 1 }, http: '/rates/2026-03-01..?symbols=USD&source=ecb&precision=1', plain: '/rates/2026-03-01..?symbols=USD' },
+    {
+      tool: 'fluctuation',
+      args: { start: '2026-02-27', end: '2026-03-08', symbols: ['USD', 'AFN'], source: 'nbp', precision: 8 },
+      http: '/fluctuation/2026-02-27..2026-03-08?symbols=USD,AFN&source=nbp&precision=8',
+      plain: '/fluctuation/2026-02-27..2026-03-08?symbols=USD,AFN',
+    },
+    { tool: 'fluctuation', args: { start: '2026-01-01', end: '', base: 'USD', symbols: ['GBP'], source: 'ecb', precision: 2 }, http: '/fluctuation/2026-01-01..?base=USD&symbols=GBP&source=ecb&precision=2', plain: '/fluctuation/2026-01-01..?base=USD&symbols=GBP' },
+  ];
+
+  await t.test('when a tool is given source and precision, then it answers what the HTTP API answers with them, counted once', async () => {
+    for (const { tool, args, http, plain } of GOOD) {
+      const what = `${tool} ${JSON.stringify(args)}`;
+      const answer = await counted(server, client, tool, args);
+      const expected = await read(await server.get(V1 + http));
+      assert.equal(expected.status, 200, `${http}: ${expected.text}`);
+      assert.equal(answer.isError, false, `${what}: ${answer.text}`);
+      assert.equal(answer.charged, 1, `${what}: counted once`);
+      assert.equal(answer.text, expected.text, `${what}: the text is the HTTP body`);
+      assert.deepEqual(answer.structured, JSON.parse(expected.text), `${what}: the structured content is the HTTP body`);
+      // The arguments made a difference: without them the API answers otherwise.
+      assert.notEqual((await read(await server.get(V1 + plain))).text, expected.text, `${what}: ${plain} answers otherwise`);
+    }
+  });
+
+  /** Each bad call and the HTTP request refusing the same (or, where HTTP cannot say it, the body expected). */
+  const BAD: { tool: string; args: Record<string, unknown>; http?: string; body?: Record<string, unknown> }[] = [
+    { tool: 'rates', args: { source: 'boc' }, http: '/rates/latest?source=boc' },
+    { tool: 'rates', args: { source: 'ECB' }, http: '/rates/latest?source=ECB' },
+    { tool: 'rates', args: { source: '' }, http: '/rates/latest?source=' },
+    { tool: 'rates', args: { source: ['ecb', 'nbp'] }, http: '/rates/latest?source=ecb&source=nbp' },
+    { tool: 'rates', args: { source: 7 }, body: errorBody(400, [SOURCE]) },
+    { tool: 'rates', args: { precision: 13 }, http: '/rates/latest?precision=13' },
+    { tool: 'rates', args: { precision: -1 }, http: '/rates/latest?precision=-1' },
+    { tool: 'rates', args: { precision: 6.5 }, http: '/rates/latest?precision=6.5' },
+    { tool: 'rates', args: { precision: '06' }, http: '/rates/latest?precision=06' },
+    { tool: 'rates', args: { precision: true }, body: errorBody(400, [PRECISION]) },
+    { tool: 'rates', args: { precision: 1e21 }, body: errorBody(400, [PRECISION]) },
+    { tool: 'rates', args: { date: '2026-13-01', base: 'E', symbols: ['1'], source: 'x', precision: 13 }, http: '/rates/2026-13-01?base=E&symbols=1&source=x&precision=13' },
+    { tool: 'history', args: { start: '2026-03-05', end: '2026-03-04', source: 'x', precision: 'x' }, http: '/rates/2026-03-05..2026-03-04?source=x&precision=x' },
+    { tool: 'fluctuation', args: { start: 'x', end: '', base: '1', source: 'nbpp' }, http: '/fluctuation/x..?base=1&source=nbpp' },
+    { tool: 'convert', args: { from: '1', to: '2', amount: 'x', date: '2026-02-30', source: 'ecbb', precision: 99 }, http: '/convert?from=1&to=2&amount=x&date=2026-02-30&source=ecbb&precision=99' },
+    // After the formats, the API's order holds: the amount's sign, the currencies, then the data.
+    { tool: 'convert', args: { from: 'USD', to: 'JPY', amount: 0, source: 'nbp' }, http: '/convert?from=USD&to=JPY&amount=0&source=nbp' },
+    { tool: 'rates', args: { base: 'XXX', source: 'nbp' }, http: '/rates/latest?base=XXX&source=nbp' },
+    { tool: 'rates', args: { date: '2026-03-06', source: 'nbp' }, http: '/rates/2026-03-06?source=nbp' },
+    { tool: 'history', args: { start: '2026-03-07', end: '2026-03-08', source: 'nbp' }, http: '/rates/2026-03-07..2026-03-08?source=nbp' },
+    { tool: 'convert', args: { from: 'EUR', to: 'AFN', amount: '1', date: '2026-03-05', source: 'nbp' }, http: '/convert?from=EUR&to=AFN&amount=1&date=2026-03-05&source=nbp' },
+  ];
+
+  await t.test("when source or precision is bad, then it is a tool error holding the API's error body, in the API's order, counted once", async () => {
+    for (const { tool, args, http, body } of BAD) {
+      const what = `${tool} ${JSON.stringify(args)}`;
+      const answer = await counted(server, client, tool, args);
+      assert.equal(answer.isError, true, `${what}: ${answer.text}`);
+      assert.equal(answer.structured, undefined, `${what}: no structured content`);
+      assert.equal(answer.charged, 1, `${what}: counted once`);
+      if (http !== undefined) {
+        const expected = await read(await server.get(V1 + http));
+        assert.ok(expected.status === 400 || expected.status === 404, `${http}: ${expected.text}`);
+        assert.equal(answer.text, expected.text, `${what}: the API's body for ${http}`);
+      } else {
+        assert.equal(answer.text, JSON.stringify(body), what);
+      }
+    }
+    // The literals above, spot-checked against the messages themselves.
+    const spot = async (args: Record<string, unknown>) => (await call(client, 'rates', args)).text;
+    assert.equal(await spot({ source: 'boc' }), JSON.stringify(errorBody(400, [SOURCE])));
+    assert.equal(await spot({ precision: 6.5 }), JSON.stringify(errorBody(400, [PRECISION])));
+    assert.equal(await spot({ date: '2026-13-01', base: 'E', symbols: ['1'], source: 'x', precision: 13 }), JSON.stringify(errorBody(400, [MSG.date, MSG.base, MSG.symbols, SOURCE, PRECISION])));
+    assert.equal(await spot({ date: '2026-03-06', source: 'nbp' }), JSON.stringify(errorBody(404, noDataOn('2026-03-06'))));
+  });
+
+  await t.test('when the whole history is asked in one call, then its text is the HTTP answer byte for byte, counted once', async () => {
+    const answer = await counted(server, client, 'history', { start: '1999-01-04', end: '' });
+    const expected = await read(await server.get(`${V1}/rates/1999-01-04..`));
+    assert.equal(expected.status, 200);
+    assert.ok(expected.text.length > 3_000_000, `the whole history is large (${expected.text.length} bytes)`);
+    assert.equal(answer.isError, false, answer.text.slice(0, 200));
+    assert.equal(answer.charged, 1);
+    assert.ok(answer.text === expected.text, 'the text is the HTTP body');
+    assert.deepEqual(answer.structured, JSON.parse(expected.text), 'the structured content is the HTTP body');
+  });
 });

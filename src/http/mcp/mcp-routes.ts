@@ -7,7 +7,9 @@ import type { KeyCache } from '../../live/key-cache.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { authenticate } from '../hooks/authenticate.js';
 import { quotaCounter, type QuotaDeps } from '../hooks/count-request.js';
-import type { ToolData } from './rate-tools.js';
+import type { RatesData } from '../endpoints/endpoint.js';
+import { sourceRules } from '../endpoints/parameters.js';
+import type { ApiRouteDeps } from '../routes/api-routes.js';
 import { rateToolsServer } from './rate-tools-server.js';
 
 export const MCP_PATH = '/mcp';
@@ -15,10 +17,10 @@ export const MCP_PATH = '/mcp';
 /** A JSON-RPC message with a tool's arguments is small: a modest limit, for this route only. */
 export const MCP_BODY_LIMIT = 64 * 1024;
 
-export interface McpRouteDeps {
+/** The API's data and its one queue of heavy work, as the API's routes have them, with the key check and the quota. */
+export interface McpRouteDeps extends Pick<ApiRouteDeps, 'view' | 'sources' | 'tracked' | 'turns'> {
   keys: KeyCache;
   quota: QuotaDeps;
-  data(): ToolData;
 }
 
 /** The server's version, as initialize reports it. */
@@ -46,9 +48,9 @@ function webRequest(request: FastifyRequest): Request {
 async function sendAnswer(reply: FastifyReply, answer: Response): Promise<FastifyReply> {
   reply.code(answer.status);
   answer.headers.forEach((value, name) => reply.header(name, value));
-  // JSON responses (enableJsonResponse): a short JSON text, or no body (202 for notifications).
-  const text = answer.body === null ? undefined : await answer.text();
-  return reply.send(text);
+  // JSON responses (enableJsonResponse), or no body (202 for notifications). As bytes: a history's
+  // megabytes are not decoded into a string only to be encoded again.
+  return reply.send(answer.body === null ? undefined : Buffer.from(await answer.arrayBuffer()));
 }
 
 /**
@@ -63,11 +65,18 @@ async function sendAnswer(reply: FastifyReply, answer: Response): Promise<Fastif
 export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, app.getDefaultJsonParser('error', 'error'));
   const charge = quotaCounter(deps.quota);
+  const { view, sources, tracked, turns } = deps;
+  // Made once: validate-parts.ts keeps each query schema with these rules in place, per rules object.
+  const rules = sourceRules(sources.map(({ id }) => id));
+  const data = (): RatesData => {
+    const snapshot = view.snapshot;
+    return { snapshot, tracked, sources, ratesOf: (source) => (source === undefined ? snapshot : view.snapshotOf(source)) };
+  };
 
   app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, onRequest: authenticate(deps.keys) }, async (request, reply) => {
     const key = request.quotaKey;
     if (key === undefined) throw new Error('the MCP route runs after authenticate');
-    const server = rateToolsServer(key, { data: deps.data, charge, version: VERSION }, request.log);
+    const server = rateToolsServer(key, { data, rules, turns, charge, version: VERSION }, request.log);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

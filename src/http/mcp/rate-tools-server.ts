@@ -5,12 +5,19 @@ import type { KnownKey } from '../../live/key-cache.js';
 import { loggableError } from '../../loggable-error.js';
 import { errorJson, httpErrorOf, type HttpError } from '../errors.js';
 import type { Charge } from '../hooks/count-request.js';
-import { RATE_TOOLS, type RateTool, type ToolData } from './rate-tools.js';
+import type { RatesData } from '../endpoints/endpoint.js';
+import type { AppRules } from '../endpoints/validate-parts.js';
+import type { Turns } from '../taking-turns.js';
+import { RATE_TOOLS, type RateTool, type ToolAnswer } from './rate-tools.js';
 import type { ToolArguments } from './tool-arguments.js';
 
 export interface ToolServerDeps {
   /** The rates, currencies and sources at the time of the call (the live snapshot). */
-  data(): ToolData;
+  data(): RatesData;
+  /** The app's rules for what its configuration decides (the enabled sources: parameters.ts, sourceRules). */
+  rules: AppRules;
+  /** The app's one queue of heavy work, shared with the HTTP API's heavy answers (taking-turns.ts). */
+  turns: Turns;
   /** Counts one request of the key against its quota (hooks/count-request.ts). */
   charge(key: KnownKey): Promise<Charge>;
   version: string;
@@ -26,11 +33,11 @@ function toolError(error: HttpError): CallToolResult {
  * and gets the 429), then the API's validation and the answer, a failure counted like a 400.
  */
 async function call(tool: RateTool, args: ToolArguments, key: KnownKey, deps: ToolServerDeps, log: FastifyBaseLogger): Promise<CallToolResult> {
-  let answer: object;
+  let answer: ToolAnswer;
   try {
     const { refused } = await deps.charge(key);
     if (refused) return toolError(refused);
-    answer = tool.answer(deps.data(), args);
+    answer = await tool.answer({ data: deps.data(), rules: deps.rules, turns: deps.turns }, args);
   } catch (error) {
     const refusal = httpErrorOf(error);
     // As the API's error handler: a backend outage (503) is logged by the stores, once; other 5xx here.
@@ -38,7 +45,7 @@ async function call(tool: RateTool, args: ToolArguments, key: KnownKey, deps: To
     return toolError(refusal);
   }
   // The same strings twice: structured, and as its JSON text for clients that read text only.
-  return { structuredContent: { ...answer }, content: [{ type: 'text', text: JSON.stringify(answer) }] };
+  return { structuredContent: { ...answer.structured }, content: [{ type: 'text', text: answer.text }] };
 }
 
 /**

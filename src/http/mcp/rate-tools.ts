@@ -1,25 +1,35 @@
 import { z } from 'zod';
-import type { TrackedCurrencies } from '../../domain/currencies.js';
 import { positiveAmount } from '../../domain/money.js';
 import { fluctuation, ratesBetween } from '../../domain/range-queries.js';
 import { conversion, conversionPlan, latestRates, ratesOn } from '../../domain/rate-queries.js';
-import type { RatesSnapshot } from '../../domain/snapshot.js';
-import type { SourceDescription } from '../../domain/source-values.js';
 import { Conversion } from '../endpoints/convert.js';
 import { CurrencyList } from '../endpoints/currencies.js';
+import type { RatesData } from '../endpoints/endpoint.js';
 import { Fluctuation } from '../endpoints/fluctuation.js';
 import { RateSet } from '../endpoints/latest-rates.js';
-import { convertQuery, dateParams, dateRangeOf, rangeParams, rateSetOf, rateSetQuery } from '../endpoints/parameters.js';
+import { convertQuery, dateParams, dateRangeOf, placesOf, rangeParams, rateSetOf, rateSetQuery } from '../endpoints/parameters.js';
 import { RateRange } from '../endpoints/rate-range.js';
 import { sourceEntry, SourceList } from '../endpoints/sources.js';
-import { validateParts } from '../endpoints/validate-parts.js';
-import { amountText, codeList, given, leniently, type ToolArguments } from './tool-arguments.js';
+import { validateParts, type AppRules } from '../endpoints/validate-parts.js';
+import type { Turns } from '../taking-turns.js';
+import { rangeInTurns } from './range-in-turns.js';
+import { amountText, codeList, given, leniently, precisionText, type ToolArguments } from './tool-arguments.js';
 
-/** What a tool answers from, as an HTTP endpoint does: the rates in memory, the currencies served, the enabled sources. */
-export interface ToolData {
-  snapshot: RatesSnapshot;
-  tracked: TrackedCurrencies;
-  sources: readonly SourceDescription[];
+/**
+ * What a call is answered from: the data an HTTP endpoint answers from (the rates in memory, each
+ * enabled source's alone, the currencies served, the enabled sources), the app's rule for
+ * `source` (its enabled ids), and the app's one queue of heavy work.
+ */
+export interface ToolContext {
+  data: RatesData;
+  rules: AppRules;
+  turns: Turns;
+}
+
+/** A tool's answer: the HTTP endpoint's 200 body, and that body's JSON text, the same bytes as the HTTP answer. */
+export interface ToolAnswer {
+  structured: object;
+  text: string;
 }
 
 /** One MCP tool over the same domain queries and validation as its HTTP endpoint (DECISIONS §17). */
@@ -31,16 +41,19 @@ export interface RateTool {
   input: z.ZodObject;
   output: z.ZodObject;
   /**
-   * The structured answer, the HTTP endpoint's 200 body with the same strings; throws the API's
+   * The answer, with the strings of the HTTP endpoint's 200 body; rejects with the API's
    * refusals: an HttpError 400 with the API's messages, or the domain's errors (unknown currency,
    * amount not positive, no data).
    */
-  answer(data: ToolData, args: ToolArguments): object;
+  answer(context: ToolContext, args: ToolArguments): Promise<ToolAnswer>;
 }
 
+/** A body small enough to be written at once. */
+const whole = (body: object): ToolAnswer => ({ structured: body, text: JSON.stringify(body) });
+
 /** The API's validation of path-like and query-like arguments together: one 400 lists every failed rule. */
-function validated<P extends z.ZodType, Q extends z.ZodType>(schemas: { params?: P; querystring?: Q }, params: unknown, query: unknown) {
-  const input = validateParts(schemas, params, query);
+function validated<P extends z.ZodType, Q extends z.ZodType>(schemas: { params?: P; querystring?: Q }, params: unknown, query: unknown, rules: AppRules) {
+  const input = validateParts(schemas, params, query, rules);
   if (!input.ok) throw input.error;
   return input;
 }
@@ -51,6 +64,16 @@ function validated<P extends z.ZodType, Q extends z.ZodType>(schemas: { params?:
  */
 const answerOf = (body: z.ZodObject) => z.strictObject(body.shape).describe(body.description ?? '');
 
+/**
+ * answerOf, its field `name` shown whole in tools/list but not checked by the SDK in each answer:
+ * for the history's `rates`, that check would go over every rate of the whole history in one go,
+ * holding the event loop. They are the HTTP endpoint's own, typed end to end (range-in-turns.ts).
+ */
+function shownNotChecked(body: z.ZodObject, name: string): z.ZodObject {
+  const { $schema: _draft, ...shown } = z.toJSONSchema(body.shape[name]!, { io: 'output', target: 'draft-7' });
+  return z.strictObject({ ...body.shape, [name]: z.unknown().meta(shown) }).describe(body.description ?? '');
+}
+
 const code = (description: string) => z.string().regex(/^[A-Za-z]{3}$/).describe(description);
 const day = (description: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe(description);
 const symbols = z
@@ -59,16 +82,25 @@ const symbols = z
   .optional()
   .describe('Currency codes to return (default: every currency served)');
 const base = code('The base currency (default EUR)').optional();
+// DECISIONS §15, as the HTTP parameters of the same names (parameters.ts).
+const source = z
+  .string()
+  .optional()
+  .describe('The id of one enabled source (the sources tool lists them): the rates of that source alone (default: each rate from the first source that has it)');
+const precision = z.int().min(0).max(12).optional().describe('Fractional digits of every rate and result, 0 to 12 (default 6), rounded once half-up');
+
+/** `source` and `precision` as the API's query takes them, checked by its closing rules, in its order. */
+const closingArguments = (args: ToolArguments) => ({ source: given(args.source), precision: precisionText(args.precision) });
 
 /** The rate-set arguments as the API's query: `symbols` as its comma-separated text. */
-const rateSetArguments = (args: ToolArguments) => ({ base: given(args.base), symbols: codeList(args.symbols) });
+const rateSetArguments = (args: ToolArguments) => ({ base: given(args.base), symbols: codeList(args.symbols), ...closingArguments(args) });
 
 const convertTool: RateTool = {
   name: 'convert',
   title: 'Convert an amount',
   description:
     'Converts an amount from one currency into another at the latest rates, or at those of `date` exactly. ' +
-    'result = amount × rate, computed in exact decimals and rounded once, half-up, to 6 decimals. Same answer as GET /api/v1/convert.',
+    'result = amount × rate, computed in exact decimals and rounded once, half-up, to 6 decimals (or `precision`). Same answer as GET /api/v1/convert.',
   input: leniently(
     z.object({
       amount: z
@@ -77,18 +109,22 @@ const convertTool: RateTool = {
       from: code('The currency held, e.g. "USD"'),
       to: code('The currency to convert into, e.g. "JPY"'),
       date: day('Convert with the rates of this day, YYYY-MM-DD (default: the latest)').optional(),
+      source,
+      precision,
     }),
   ),
   output: answerOf(Conversion),
-  answer({ snapshot, tracked }, args) {
+  async answer({ data: { ratesOf, tracked }, rules }, args) {
     const { query } = validated(
       { querystring: convertQuery },
       {},
-      { from: args.from, to: args.to, amount: amountText(args.amount), date: given(args.date) },
+      { from: args.from, to: args.to, amount: amountText(args.amount), date: given(args.date), ...closingArguments(args) },
+      rules,
     );
     // DECISIONS §1: the amount's positivity before the currencies, as GET /convert checks them.
     const value = positiveAmount(query.amount);
-    return conversion(conversionPlan(snapshot, tracked, query.from, query.to, query.date), query.amount, value);
+    const plan = conversionPlan(ratesOf(query.source), tracked, query.from, query.to, query.date);
+    return whole(conversion(plan, query.amount, value, placesOf(query.precision)));
   },
 };
 
@@ -98,13 +134,16 @@ const ratesTool: RateTool = {
   description:
     'The rates of every served currency (or of `symbols`) against `base` on the latest day on which they all have ' +
     'rates, or on `date` exactly (a weekend or holiday has none). Same answer as GET /api/v1/rates/latest and /rates/{date}.',
-  input: leniently(z.object({ base, symbols, date: day('The day of the rates, YYYY-MM-DD (default: the latest)').optional() })),
+  input: leniently(z.object({ base, symbols, date: day('The day of the rates, YYYY-MM-DD (default: the latest)').optional(), source, precision })),
   output: answerOf(RateSet),
-  answer({ snapshot, tracked }, args) {
+  async answer({ data: { ratesOf, tracked }, rules }, args) {
     const date = given(args.date);
-    if (date === undefined) return latestRates(snapshot, tracked, rateSetOf(validated({ querystring: rateSetQuery }, {}, rateSetArguments(args)).query));
-    const { params, query } = validated({ params: dateParams, querystring: rateSetQuery }, { date }, rateSetArguments(args));
-    return ratesOn(snapshot, tracked, params.date, rateSetOf(query));
+    if (date === undefined) {
+      const { query } = validated({ querystring: rateSetQuery }, {}, rateSetArguments(args), rules);
+      return whole(latestRates(ratesOf(query.source), tracked, rateSetOf(query)));
+    }
+    const { params, query } = validated({ params: dateParams, querystring: rateSetQuery }, { date }, rateSetArguments(args), rules);
+    return whole(ratesOn(ratesOf(query.source), tracked, params.date, rateSetOf(query)));
   },
 };
 
@@ -114,6 +153,8 @@ const rangeInput = leniently(
     end: day('The last day, YYYY-MM-DD; an empty string reaches the newest day with rates'),
     base,
     symbols,
+    source,
+    precision,
   }),
 );
 
@@ -126,11 +167,10 @@ const historyTool: RateTool = {
     'The rate set of every day from `start` to `end` (both included) on which the base has rates, oldest first. ' +
     'Each day is as the rates tool gives it. Same answer as GET /api/v1/rates/{start}..{end}.',
   input: rangeInput,
-  output: answerOf(RateRange),
-  answer({ snapshot, tracked }, args) {
-    const { params, query } = validated({ params: rangeParams, querystring: rateSetQuery }, rangeArguments(args), rateSetArguments(args));
-    const range = ratesBetween(snapshot, tracked, dateRangeOf(params), rateSetOf(query));
-    return { base: range.base, start_date: range.start_date, end_date: range.end_date, rates: Object.fromEntries(range.days()) };
+  output: shownNotChecked(RateRange, 'rates'),
+  async answer({ data: { ratesOf, tracked }, rules, turns }, args) {
+    const { params, query } = validated({ params: rangeParams, querystring: rateSetQuery }, rangeArguments(args), rateSetArguments(args), rules);
+    return rangeInTurns(ratesBetween(ratesOf(query.source), tracked, dateRangeOf(params), rateSetOf(query)), turns);
   },
 };
 
@@ -142,9 +182,9 @@ const fluctuationTool: RateTool = {
     'and change_pct = change / start × 100, from the exact rates. Same answer as GET /api/v1/fluctuation/{start}..{end}.',
   input: rangeInput,
   output: answerOf(Fluctuation),
-  answer({ snapshot, tracked }, args) {
-    const { params, query } = validated({ params: rangeParams, querystring: rateSetQuery }, rangeArguments(args), rateSetArguments(args));
-    return fluctuation(snapshot, tracked, dateRangeOf(params), rateSetOf(query));
+  async answer({ data: { ratesOf, tracked }, rules }, args) {
+    const { params, query } = validated({ params: rangeParams, querystring: rateSetQuery }, rangeArguments(args), rateSetArguments(args), rules);
+    return whole(fluctuation(ratesOf(query.source), tracked, dateRangeOf(params), rateSetOf(query)));
   },
 };
 
@@ -155,7 +195,7 @@ const currenciesTool: RateTool = {
   description: 'Every currency served, sorted by code, with its English name and symbol, under `currencies`. Same list as GET /api/v1/currencies.',
   input: z.object({}),
   output: z.object({ currencies: CurrencyList }),
-  answer: ({ tracked }) => ({ currencies: tracked.list }),
+  answer: async ({ data: { tracked } }) => whole({ currencies: tracked.list }),
 };
 
 const sourcesTool: RateTool = {
@@ -166,7 +206,7 @@ const sourcesTool: RateTool = {
     'Same list as GET /api/v1/sources.',
   input: z.object({}),
   output: z.object({ sources: SourceList }),
-  answer: ({ snapshot, sources }) => ({ sources: sources.map((source) => sourceEntry(source, snapshot.spanOf(source.id))) }),
+  answer: async ({ data: { snapshot, sources } }) => whole({ sources: sources.map((source) => sourceEntry(source, snapshot.spanOf(source.id))) }),
 };
 
 /** The tools of POST /mcp, in the order tools/list gives them. */

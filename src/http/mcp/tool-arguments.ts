@@ -40,6 +40,16 @@ export function codeList(value: unknown): unknown {
   return items.join(',');
 }
 
+/**
+ * DECISIONS §15: `precision` is a JSON integer, sent to the API's rule as the HTTP parameter's
+ * text (`8` → "8"); that text itself is read too. Anything else (a fraction, a boolean, `1e21`,
+ * which reads "1e+21") is passed on as it is and fails the rule with its message.
+ */
+export function precisionText(value: unknown): unknown {
+  const places = given(value);
+  return typeof places === 'number' && Number.isInteger(places) ? String(places) : places;
+}
+
 /** The significant digits a double keeps for any decimal written with at most this many. */
 const EXACT_DIGITS = 15;
 

@@ -10,6 +10,7 @@ import { JSON_TYPE } from '../errors.js';
 import { CONTENT_TYPES, MEDIA_TYPES, type Format } from '../formats.js';
 import { HeavyAnswers, holdWhileSent, sendRendered } from '../heavy-answers.js';
 import { render, renderText, type RenderedBody, type ResponseCache } from '../response-cache.js';
+import type { Turns } from '../taking-turns.js';
 
 export interface ApiRouteDeps {
   view: RatesView;
@@ -19,6 +20,8 @@ export interface ApiRouteDeps {
   cache: ResponseCache;
   /** A connection that takes no bytes of its answer for this long is closed (DECISIONS §14). */
   stalledAnswerMs: number;
+  /** The app's one queue of heavy work (DECISIONS §14): every heavy answer takes its turns in it. */
+  turns: Turns;
 }
 
 /**
@@ -40,8 +43,8 @@ function rendered(representation: Exclude<Representation, { parts: unknown }>): 
  * (endpoint.ts). A cacheable endpoint's body is computed once per key, format and data version,
  * then sent again as it is; a heavy one (a range) is produced in pieces (heavy-answers.ts).
  */
-export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs }: ApiRouteDeps, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
-  const heavy = new HeavyAnswers(cache);
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs, turns }: ApiRouteDeps, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
+  const heavy = new HeavyAnswers(cache, turns);
   const respond: Respond = (request, reply, { endpoint, key, format: named, compute }) => {
     const snapshot = view.snapshot;
     const format = formatFor(request, endpoint, named);
