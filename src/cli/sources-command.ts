@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isValidIsoDate } from '../domain/calendar-date.js';
 import { decimal } from '../domain/money.js';
 import { compareSources, disagreeingCodes, type SourcePairComparison } from '../domain/source-comparison.js';
-import { quotesEur, storedSourceDay, type SourceDayValues } from '../domain/source-day.js';
+import { quotesEur, StoredSourceDay, type SourceDayValues } from '../domain/source-day.js';
 import { sourceAdapter } from '../ingest/sources/registry.js';
 import type { OpenedStores } from '../storage/ports.js';
 import { withStores } from './open-cli-stores.js';
@@ -18,9 +18,9 @@ type StoredDays = Map<string, SourceDayValues>;
 async function storedDays(stores: OpenedStores, ids: readonly string[]): Promise<{ id: string; days: StoredDays }[]> {
   const { days: stored } = await stores.rates.daysSince(0);
   return ids.map((id) => {
-    const { base, terms } = sourceAdapter(id)!;
+    const adapter = sourceAdapter(id)!;
     const days: StoredDays = new Map();
-    for (const day of stored) if (day.source === id) days.set(day.date, storedSourceDay(id, base, terms, day.rates));
+    for (const day of stored) if (day.source === id) days.set(day.date, new StoredSourceDay(adapter, day.date, day.rates));
     return { id, days };
   });
 }

@@ -11,9 +11,3 @@ export function decodeDayRates(encoded: string, keep: (code: string) => boolean)
   }
   return rates;
 }
-
-/** A stored day as the stores return it. */
-export interface EncodedDay {
-  date: string;
-  rates: string;
-}

@@ -2,7 +2,8 @@ import type { TrackedCurrencies } from './currencies.js';
 import { NoDataInRangeError } from './errors.js';
 import { quotient, rateChange, roundedRatio, type Ratio } from './money.js';
 import { listedCodes, parseRateSetQuery, ratesIn, type RateSetQuery } from './rate-queries.js';
-import type { Day, RatesSnapshot } from './snapshot.js';
+import type { Day } from './day.js';
+import type { RatesSnapshot } from './snapshot.js';
 
 /** Days from `start` to `end`, both included; no `end`: up to the newest day (DECISIONS §8). */
 export interface DateRange {

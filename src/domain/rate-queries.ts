@@ -1,7 +1,8 @@
 import type { TrackedCurrencies } from './currencies.js';
 import { NoDataError, UnknownCurrencyError } from './errors.js';
 import { quotient, roundedRatio, ScaleFactor, scaledBy, scaledRounded, SHOWN_DECIMALS, type Decimal, type Ratio } from './money.js';
-import type { Day, RatesSnapshot } from './snapshot.js';
+import type { Day } from './day.js';
+import type { RatesSnapshot } from './snapshot.js';
 
 export interface RateSet {
   base: string;

@@ -13,14 +13,26 @@ export interface SourceDayValues {
   values: ReadonlyMap<string, string>;
 }
 
+/** A source as its days' values name it: its id, the currency it quotes against, the terms of its figures. */
+export interface DaySource {
+  readonly id: string;
+  readonly base: string;
+  readonly terms: SourceDayValues['terms'];
+}
+
 /** The source's figure for `code`, its base included (1 in either terms); undefined when not given. */
 function valueOf(day: SourceDayValues, code: string): string | undefined {
   return code === day.base ? '1' : day.values.get(code);
 }
 
+/** Whether the source gives `code` that day: its base always, else when it is one of its values. */
+export function gives(day: SourceDayValues, code: string): boolean {
+  return code === day.base || day.values.has(code);
+}
+
 /** Whether the source gives a rate per 1 EUR that day: when EUR is its base or one of its values. */
 export function quotesEur(day: SourceDayValues): boolean {
-  return valueOf(day, 'EUR') !== undefined;
+  return gives(day, 'EUR');
 }
 
 /** The codes the source has a rate per 1 EUR for that day (its base among them), EUR aside. */
@@ -32,17 +44,26 @@ export function eurQuotedCodes(day: SourceDayValues): string[] {
 }
 
 /**
- * The source's rate of `code` per 1 EUR that day, exact: U(code) / U(EUR) (the ECB: its own
- * figure, U(EUR) being 1), or P(EUR) / P(code). EUR itself is 1; undefined when the source has no
- * EUR or no `code` that day.
+ * The source's rate of `code` per one unit of `pivot` that day, exact: U(code) / U(pivot), or
+ * P(pivot) / P(code). The pivot itself is 1; undefined when the source lacks either that day.
  */
-export function eurRate(day: SourceDayValues, code: string): Ratio | undefined {
-  if (!quotesEur(day)) return undefined;
-  if (code === 'EUR') return ratio(ONE, ONE);
+export function rateOf(day: SourceDayValues, pivot: string, code: string): Ratio | undefined {
+  if (code === pivot) return gives(day, pivot) ? ratio(ONE, ONE) : undefined;
   const text = valueOf(day, code);
   if (text === undefined) return undefined;
-  if (day.terms === 'base-per-unit') return ratio(decimal(valueOf(day, 'EUR')!), decimal(text));
-  return day.base === 'EUR' ? ratio(decimal(text), ONE) : ratio(decimal(text), decimal(valueOf(day, 'EUR')!));
+  // Against its own base (the ECB per 1 EUR, a source alone): the figure itself, nothing to divide by.
+  if (pivot === day.base) return day.terms === 'units-per-base' ? ratio(decimal(text), ONE) : ratio(ONE, decimal(text));
+  const pivotText = day.values.get(pivot);
+  if (pivotText === undefined) return undefined;
+  return day.terms === 'units-per-base' ? ratio(decimal(text), decimal(pivotText)) : ratio(decimal(pivotText), decimal(text));
+}
+
+/**
+ * The source's rate of `code` per 1 EUR that day, exact (rateOf): the ECB's own figure, or
+ * P(EUR) / P(code). EUR itself is 1; undefined when the source has no EUR or no `code` that day.
+ */
+export function eurRate(day: SourceDayValues, code: string): Ratio | undefined {
+  return rateOf(day, 'EUR', code);
 }
 
 /** Every rate of the source per 1 EUR that day (EUR aside), or undefined when it has no EUR. */
@@ -53,16 +74,33 @@ export function eurRates(day: SourceDayValues): Map<string, Ratio> | undefined {
 
 /**
  * A source's day as stored (`USD=3.6056;EUR=4.2304`, day-encoding.ts), decoded on first use: a
- * server holds a bank's whole history as one string a day, as it holds the ECB's.
+ * server holds each source's whole history as one string a day, and most requests only ever
+ * touch the newest days. `keep`: the codes worth decoding (a server's tracked ones and EUR).
  */
-export function storedSourceDay(source: string, base: string, terms: SourceDayValues['terms'], encoded: string): SourceDayValues {
-  let decoded: ReadonlyMap<string, string> | undefined;
-  return {
-    source,
-    base,
-    terms,
-    get values() {
-      return (decoded ??= decodeDayRates(encoded, () => true));
-    },
-  };
+export class StoredSourceDay implements SourceDayValues {
+  private decoded: ReadonlyMap<string, string> | undefined;
+
+  constructor(
+    private readonly of: DaySource,
+    readonly date: string,
+    /** The day's values as the store encoded them. */
+    readonly rates: string,
+    private readonly keep: (code: string) => boolean = () => true,
+  ) {}
+
+  get source(): string {
+    return this.of.id;
+  }
+
+  get base(): string {
+    return this.of.base;
+  }
+
+  get terms(): SourceDayValues['terms'] {
+    return this.of.terms;
+  }
+
+  get values(): ReadonlyMap<string, string> {
+    return (this.decoded ??= decodeDayRates(this.rates, this.keep));
+  }
 }

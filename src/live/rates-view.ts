@@ -1,17 +1,12 @@
-import { BlendedDay } from '../domain/blended-day.js';
 import type { TrackedCurrencies } from '../domain/currencies.js';
-import { ecbDay, RatesSnapshot, type Day } from '../domain/snapshot.js';
-import { SourceAloneDay } from '../domain/source-alone-day.js';
-import { storedSourceDay, type SourceDayValues } from '../domain/source-day.js';
+import { Day, type DayTerms } from '../domain/day.js';
+import { RatesSnapshot } from '../domain/snapshot.js';
+import { StoredSourceDay, type DaySource } from '../domain/source-day.js';
 import { spanOfEncodedDays, type EncodedSourceDay, type StoredSpan } from '../domain/source-values.js';
 import type { RatesStore } from '../storage/ports.js';
 
 /** An enabled source as the view needs it: its id, the currency it quotes against, and the terms of its values. */
-export interface ServedSource {
-  id: string;
-  base: string;
-  terms: SourceDayValues['terms'];
-}
+export type ServedSource = DaySource;
 
 /** The ECB alone, what SOURCES enables by default. */
 const ECB_ALONE: readonly ServedSource[] = [{ id: 'ecb', base: 'EUR', terms: 'units-per-base' }];
@@ -19,24 +14,25 @@ const ECB_ALONE: readonly ServedSource[] = [{ id: 'ecb', base: 'EUR', terms: 'un
 /**
  * The snapshot every request reads, from every enabled source (DECISIONS §9), with what is stored
  * of each (GET /sources). Refreshing asks the store for its version and, only when it moved, for
- * the days written since: a daily run costs a small query or two. A day only one source gives in
- * EUR's own terms (the ECB's, with the ECB alone enabled: every day) is served from its figures
- * as they are.
+ * the days written since: a daily run costs a small query or two. Every day, blended or of one
+ * source alone, is one Day over the sources' stored values, each decoded once however many days read it.
  */
 export class RatesView {
   private current = RatesSnapshot.empty();
   /** Each snapshot's number, for what is kept by data version (http/response-cache.ts). */
   private generation = 0;
   private version = 0;
-  /** The enabled sources' days by source, then by date, each as the store encoded it. */
-  private readonly days = new Map<string, Map<string, EncodedSourceDay>>();
+  /** Each enabled source with its days by date, each as the store encoded it, decoded on first use. */
+  private readonly days = new Map<string, { source: ServedSource; byDate: Map<string, StoredSourceDay> }>();
   /** What is stored of each enabled source, kept up to date by each load (GET /sources). */
   private readonly spans = new Map<string, StoredSpan>();
   private queue: Promise<unknown> = Promise.resolve();
-  /** Each stored day's values, decoded on first use and read by both the blend and the source's own days. */
-  private readonly values = new WeakMap<EncodedSourceDay, SourceDayValues>();
   /** Each source's own snapshot (snapshotOf), made on first use, for the data version of `current`. */
   private alone = { version: -1, bySource: new Map<string, RatesSnapshot>() };
+  /** How the served days are blended: rates per 1 EUR, SOURCES order (DECISIONS §9, §15). */
+  private readonly blend: DayTerms;
+  /** The codes worth decoding from a stored day: only tracked ones are served, and the blend divides by EUR. */
+  private readonly served: (code: string) => boolean;
 
   constructor(
     private readonly rates: RatesStore,
@@ -46,9 +42,13 @@ export class RatesView {
     /** The current UTC date (YYYY-MM-DD): "latest" never picks a day after it. */
     private readonly today: () => string = () => new Date().toISOString().slice(0, 10),
     /** SOURCES=all (DECISIONS §15): the source each code's home bank ranks right after (the ECB). */
-    private readonly homeFirstAfter?: string,
+    homeFirstAfter?: string,
   ) {
-    for (const { id } of sources) this.days.set(id, new Map());
+    // A small object of its own, read for every rate: an adapter carries far more than these three.
+    for (const { id, base, terms } of sources) this.days.set(id, { source: { id, base, terms }, byDate: new Map() });
+    this.blend = { pivot: 'EUR', tracked: tracked.codes, leader: homeFirstAfter };
+    const { codes } = tracked;
+    this.served = (code) => code === 'EUR' || codes.has(code);
   }
 
   get snapshot(): RatesSnapshot {
@@ -64,9 +64,15 @@ export class RatesView {
     if (this.alone.version !== this.current.version) this.alone = { version: this.current.version, bySource: new Map() };
     let snapshot = this.alone.bySource.get(source);
     if (snapshot === undefined) {
-      const served = this.sources.find(({ id }) => id === source);
-      if (served === undefined) throw new Error(`source ${source} is not enabled`);
-      const days = [...this.days.get(source)!.values()].map((day) => this.aloneDay(served, day));
+      const held = this.days.get(source);
+      if (held === undefined) throw new Error(`source ${source} is not enabled`);
+      // In its own base's terms: a source without EUR that day still crosses its own figures.
+      const terms: DayTerms = { pivot: held.source.base, tracked: this.tracked.codes };
+      const days = [...held.byDate.values()].map((day) => {
+        const blended = this.current.day(day.date);
+        // The blend's day when it is this source's alone in the same terms (the ECB's, alone enabled): one object, decoded once.
+        return blended?.isAlone(day, terms.pivot) ? blended : new Day(day.date, [day], terms);
+      });
       snapshot = RatesSnapshot.empty().withDays(days, this.current.version, this.current.today);
       this.alone.bySource.set(source, snapshot);
     }
@@ -102,14 +108,14 @@ export class RatesView {
       const sourcesMoved = new Set<string>();
       for (const day of written.days) {
         // A source's days stay in the store until SOURCES names it.
-        const ofSource = this.days.get(day.source);
-        if (ofSource === undefined) continue;
-        ofSource.set(day.date, day);
+        const held = this.days.get(day.source);
+        if (held === undefined) continue;
+        held.byDate.set(day.date, new StoredSourceDay(held.source, day.date, day.rates, this.served));
         touched.add(day.date);
         sourcesMoved.add(day.source);
       }
       for (const source of sourcesMoved) {
-        const span = spanOfEncodedDays(this.days.get(source)!.values());
+        const span = spanOfEncodedDays(this.days.get(source)!.byDate.values());
         if (span) this.spans.set(source, span);
       }
       this.version = written.version;
@@ -120,40 +126,8 @@ export class RatesView {
     return touched.size > 0;
   }
 
-  /**
-   * A day from every enabled source with values on it, highest priority first. Figures per 1 EUR
-   * from one source alone (the ECB's, with no bank beside it that day) are the day's rates as they
-   * stand: there is no source to choose between.
-   */
+  /** A day from every enabled source with values on it, highest priority first. */
   private dayOn(date: string): Day {
-    const given = this.sources.flatMap((source) => {
-      const encoded = this.days.get(source.id)!.get(date);
-      return encoded === undefined ? [] : [{ source, encoded }];
-    });
-    const only = given.length === 1 ? given[0]! : undefined;
-    if (only && inEurTerms(only.source)) return ecbDay(only.encoded, this.tracked.codes);
-    const layers = given.map(({ source, encoded }) => this.valuesOf(source, encoded));
-    return new BlendedDay(date, layers, this.tracked.codes, this.homeFirstAfter);
+    return new Day(date, this.sources.flatMap(({ id }) => this.days.get(id)!.byDate.get(date) ?? []), this.blend);
   }
-
-  /**
-   * A source's own day. Where it alone gives that day, in EUR's own terms (the ECB's history), the
-   * blend's day is its figures as they stand (dayOn) and is shared, decoded once.
-   */
-  private aloneDay(source: ServedSource, day: EncodedSourceDay): Day {
-    const alone = inEurTerms(source) && this.sources.every(({ id }) => id === source.id || !this.days.get(id)!.has(day.date));
-    return (alone ? this.current.day(day.date) : undefined) ?? new SourceAloneDay(day.date, this.valuesOf(source, day), this.tracked.codes);
-  }
-
-  /** A stored day's values, one object per stored day: decoded once however many days read them. */
-  private valuesOf({ id, base, terms }: ServedSource, day: EncodedSourceDay): SourceDayValues {
-    let values = this.values.get(day);
-    if (values === undefined) this.values.set(day, (values = storedSourceDay(id, base, terms, day.rates)));
-    return values;
-  }
-}
-
-/** Whether a source's figures are units per 1 EUR, the rates' own terms (the ECB's). */
-function inEurTerms({ base, terms }: ServedSource): boolean {
-  return terms === 'units-per-base' && base === 'EUR';
 }

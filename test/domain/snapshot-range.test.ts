@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ecbDay, RatesSnapshot } from '../../src/domain/snapshot.js';
+import { Day } from '../../src/domain/day.js';
+import { RatesSnapshot } from '../../src/domain/snapshot.js';
+import { StoredSourceDay, type DaySource } from '../../src/domain/source-day.js';
+
+const ECB: DaySource = { id: 'ecb', base: 'EUR', terms: 'units-per-base' };
+/** An ECB day as a server holds it: one layer, as the store encoded it, served per 1 EUR (EUR among the tracked codes, as it always is when asked for). */
+const ecbDay = ({ date, rates }: { date: string; rates: string }, tracked: Set<string>) => new Day(date, [new StoredSourceDay(ECB, date, rates)], { pivot: 'EUR', tracked: new Set([...tracked, 'EUR']) });
 
 const DATES = ['2020-01-02', '2020-01-03', '2020-01-06', '2020-01-07', '2020-01-10'];
 const snapshot = RatesSnapshot.empty().withDays(

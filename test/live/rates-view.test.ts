@@ -181,3 +181,18 @@ test('when a source gives units per 1 of a base other than EUR, then the view se
   assert.equal(rate('2026-03-05', 'USD'), '1.164900', "the ECB's, first in SOURCES");
   assert.equal(rate('2026-03-05', 'GBP'), roundedRatio({ num: 100n, den: 118n }), 'GBP from the bank, the ECB quoting none that day');
 });
+
+test('when a source is asked alone, then a day it alone gives in EUR is the served day itself, and a shared day is its own, in its own terms', async (t) => {
+  const stores = await storesWithData(t);
+  await stores.rates.merge('ecb', [{ date: '2026-03-09', currency: 'USD', value: '1.1702' }]);
+  const view = new RatesView(stores.rates, TRACKED, SOURCES, () => '2026-03-10');
+  await view.refresh();
+  const ecb = view.snapshotOf('ecb');
+  assert.equal(ecb.day('2026-03-09'), view.snapshot.day('2026-03-09'), 'the ECB alone that day: one object, decoded once');
+  assert.notEqual(ecb.day('2026-03-04'), view.snapshot.day('2026-03-04'), 'NBP gives that day too: the blend serves its PLN');
+  assert.equal(ecb.day('2026-03-04')!.has('PLN'), false);
+  assert.equal(view.snapshot.day('2026-03-04')!.has('PLN'), true);
+  const nbp = view.snapshotOf('nbp').day('2026-03-05')!;
+  assert.equal(roundedRatio(nbp.rate('RUB')!), roundedRatio({ num: 10000n, den: 415n }), 'RUB per 1 PLN: 1 / P(RUB)');
+  assert.equal(roundedRatio(nbp.rate('PLN')!), '1.000000', 'its own base is 1');
+});

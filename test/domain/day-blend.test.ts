@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BlendedDay } from '../../src/domain/blended-day.js';
+import { Day } from '../../src/domain/day.js';
 import { roundedRatio } from '../../src/domain/money.js';
 import type { SourceDayValues } from '../../src/domain/source-day.js';
 
@@ -20,10 +20,10 @@ const nbk = layer('nbk', 'KZT', 'base-per-unit', { EUR: '600', USD: '500', RUB: 
 const cnb = layer('cnb', 'CZK', 'base-per-unit', { EUR: '24.5' });
 const TRACKED = new Set(['EUR', 'USD', 'CZK', 'RUB', 'KZT', 'UZS']);
 
-const served = (day: BlendedDay) => Object.fromEntries([...TRACKED].sort().map((code) => [code, day.has(code) ? roundedRatio(day.rate(code)!) : undefined]));
+const served = (day: Day) => Object.fromEntries([...TRACKED].sort().map((code) => [code, day.has(code) ? roundedRatio(day.rate(code)!) : undefined]));
 
 test('when SOURCES=all, then each code comes from the ECB, else its home bank, else the first in the list', () => {
-  const day = new BlendedDay('2026-04-01', [ecb, cbu, cbr, nbk, cnb], TRACKED, 'ecb');
+  const day = new Day('2026-04-01', [ecb, cbu, cbr, nbk, cnb], { pivot: 'EUR', tracked: TRACKED, leader: 'ecb' });
   assert.deepEqual(served(day), {
     CZK: '24.000000', // the ECB's, though the CNB (CZK's home) has it too
     EUR: '1.000000',
@@ -36,11 +36,11 @@ test('when SOURCES=all, then each code comes from the ECB, else its home bank, e
 });
 
 test('when SOURCES=all and the ECB has no day, then home banks still come before broader banks', () => {
-  const day = new BlendedDay('2026-04-04', [cbu, cbr, nbk, cnb], TRACKED, 'ecb');
+  const day = new Day('2026-04-04', [cbu, cbr, nbk, cnb], { pivot: 'EUR', tracked: TRACKED, leader: 'ecb' });
   assert.deepEqual(served(day), { CZK: '24.500000', EUR: '1.000000', KZT: '600.000000', RUB: '90.000000', USD: '1.250000', UZS: '100.000000' });
 });
 
 test('when SOURCES lists ids, then the list alone decides, home banks included', () => {
-  const day = new BlendedDay('2026-04-01', [ecb, cbu, cbr, nbk, cnb], TRACKED);
+  const day = new Day('2026-04-01', [ecb, cbu, cbr, nbk, cnb], { pivot: 'EUR', tracked: TRACKED });
   assert.deepEqual(served(day), { CZK: '24.000000', EUR: '1.000000', KZT: '500.000000', RUB: '80.000000', USD: '1.200000', UZS: '100.000000' });
 });
