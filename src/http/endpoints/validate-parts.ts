@@ -15,13 +15,15 @@ const withRules = new WeakMap<z.ZodType, WeakMap<AppRules, z.ZodType>>();
 
 function ruled(schema: z.ZodType, rules: AppRules | undefined): z.ZodType {
   if (rules === undefined || !(schema instanceof z.ZodObject)) return schema;
-  const own = Object.entries(rules).filter(([name]) => name in schema.shape);
-  if (own.length === 0) return schema;
   let ofSchema = withRules.get(schema);
   if (!ofSchema) withRules.set(schema, (ofSchema = new WeakMap()));
   let made = ofSchema.get(rules);
-  // extend keeps each replaced key where it stood, so the messages keep their order.
-  if (!made) ofSchema.set(rules, (made = schema.safeExtend(Object.fromEntries(own))));
+  if (!made) {
+    const own = Object.entries(rules).filter(([name]) => name in schema.shape);
+    // safeExtend keeps each replaced key where it stood, so the messages keep their order.
+    made = own.length === 0 ? schema : schema.safeExtend(Object.fromEntries(own));
+    ofSchema.set(rules, made);
+  }
   return made;
 }
 
