@@ -36,6 +36,7 @@ import { metricsRoutes, type MetricsExposure } from './http/routes/metrics-route
 import { otherMethodRoutes } from './http/routes/other-methods.js';
 import { loadWebFiles, webPageRoutes, type WebFile } from './http/routes/web-page.js';
 import { Turns } from './http/taking-turns.js';
+import { sourceRules } from './http/endpoints/parameters.js';
 import type { KeyCache } from './live/key-cache.js';
 import type { RatesView } from './live/rates-view.js';
 import type { QuotaStore } from './storage/ports.js';
@@ -140,7 +141,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     page.addHook('onSend', protectPage);
     webPageRoutes(page, webFiles);
   });
-  const counting = countRequest({ quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock });
+  const quota = { quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock };
+  const counting = countRequest(quota);
   // One response cache, one memory bound, for the API's paths and the drop-in ones (keys differ by path).
   const served = {
     view: deps.view,
@@ -150,6 +152,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     stalledAnswerMs: limits.stalledAnswerMs,
     // One queue of heavy work for the whole app: the API's ranges, the drop-in ones and the MCP history take turns together.
     turns: new Turns(),
+    // Validation rules the configuration decides (the enabled sources), made once for every path.
+    rules: sourceRules(deps.sources.map(({ id }) => id)),
   };
   app.register(async (api) => {
     // DECISIONS §1: auth, then quota, then validation (in each endpoint's handler), then the answer.
@@ -159,7 +163,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   // DECISIONS §17: POST /mcp, tools for AI agents; the API's key check, each tool call counted once.
   app.register(async (mcp) => {
-    const quota = { quota: deps.quota, policy: deps.config.quota, clock: deps.clock ?? systemClock };
     mcpRoutes(mcp, { ...served, keys: deps.keys, quota });
   });
   // DECISIONS §16: other services' paths, with the same keys, quota and answers in their shapes.

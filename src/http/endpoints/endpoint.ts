@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { RatesSnapshot } from '../../domain/snapshot.js';
+import type { RatesView } from '../../live/rates-view.js';
 import type { SourceDescription } from '../../domain/source-values.js';
 import type { Counted } from '../hooks/count-request.js';
 import { sendError } from '../errors.js';
@@ -17,6 +18,14 @@ export interface RatesData {
   sources: readonly SourceDescription[];
   /** One enabled source's rates alone (DECISIONS §15, `source=ID`); undefined: `snapshot`. */
   ratesOf: (source: string | undefined) => RatesSnapshot;
+}
+
+/**
+ * What one answer reads: `snapshot`, read once when the request began (no answer mixes two data
+ * versions), and each source's own snapshot, asked for in the same turn, so of the same version.
+ */
+export function ratesDataOf(view: RatesView, snapshot: RatesSnapshot, tracked: TrackedCurrencies, sources: readonly SourceDescription[]): RatesData {
+  return { snapshot, tracked, sources, ratesOf: (source) => (source === undefined ? snapshot : view.snapshotOf(source)) };
 }
 
 /** An endpoint without path parameters or query: its input is empty. */

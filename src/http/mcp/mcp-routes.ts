@@ -7,8 +7,7 @@ import type { KeyCache } from '../../live/key-cache.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { authenticate } from '../hooks/authenticate.js';
 import { quotaCounter, type QuotaDeps } from '../hooks/count-request.js';
-import type { RatesData } from '../endpoints/endpoint.js';
-import { sourceRules } from '../endpoints/parameters.js';
+import { ratesDataOf, type RatesData } from '../endpoints/endpoint.js';
 import type { ApiRouteDeps } from '../routes/api-routes.js';
 import { rateToolsServer } from './rate-tools-server.js';
 
@@ -18,7 +17,7 @@ export const MCP_PATH = '/mcp';
 export const MCP_BODY_LIMIT = 64 * 1024;
 
 /** The API's data and its one queue of heavy work, as the API's routes have them, with the key check and the quota. */
-export interface McpRouteDeps extends Pick<ApiRouteDeps, 'view' | 'sources' | 'tracked' | 'turns'> {
+export interface McpRouteDeps extends Pick<ApiRouteDeps, 'view' | 'sources' | 'tracked' | 'turns' | 'rules'> {
   keys: KeyCache;
   quota: QuotaDeps;
 }
@@ -65,13 +64,8 @@ async function sendAnswer(reply: FastifyReply, answer: Response): Promise<Fastif
 export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, app.getDefaultJsonParser('error', 'error'));
   const charge = quotaCounter(deps.quota);
-  const { view, sources, tracked, turns } = deps;
-  // Made once: validate-parts.ts keeps each query schema with these rules in place, per rules object.
-  const rules = sourceRules(sources.map(({ id }) => id));
-  const data = (): RatesData => {
-    const snapshot = view.snapshot;
-    return { snapshot, tracked, sources, ratesOf: (source) => (source === undefined ? snapshot : view.snapshotOf(source)) };
-  };
+  const { view, sources, tracked, turns, rules } = deps;
+  const data = (): RatesData => ratesDataOf(view, view.snapshot, tracked, sources);
 
   app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, onRequest: authenticate(deps.keys) }, async (request, reply) => {
     const key = request.quotaKey;

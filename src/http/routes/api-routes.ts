@@ -4,8 +4,8 @@ import type { TrackedCurrencies } from '../../domain/currencies.js';
 import type { SourceDescription } from '../../domain/source-values.js';
 import type { RatesView } from '../../live/rates-view.js';
 import { API_ENDPOINTS } from '../endpoints/api-endpoints.js';
-import type { ApiEndpoint, Representation, Respond } from '../endpoints/endpoint.js';
-import { sourceRules } from '../endpoints/parameters.js';
+import { ratesDataOf, type ApiEndpoint, type Representation, type Respond } from '../endpoints/endpoint.js';
+import type { AppRules } from '../endpoints/validate-parts.js';
 import { JSON_TYPE } from '../errors.js';
 import { CONTENT_TYPES, MEDIA_TYPES, type Format } from '../formats.js';
 import { HeavyAnswers, holdWhileSent, sendRendered } from '../heavy-answers.js';
@@ -22,6 +22,8 @@ export interface ApiRouteDeps {
   stalledAnswerMs: number;
   /** The app's one queue of heavy work (DECISIONS §14): every heavy answer takes its turns in it. */
   turns: Turns;
+  /** The rules the app's configuration decides (the enabled sources: parameters.ts, sourceRules), made once. */
+  rules: AppRules;
 }
 
 /**
@@ -43,7 +45,7 @@ function rendered(representation: Exclude<Representation, { parts: unknown }>): 
  * (endpoint.ts). A cacheable endpoint's body is computed once per key, format and data version,
  * then sent again as it is; a heavy one (a range) is produced in pieces (heavy-answers.ts).
  */
-export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs, turns }: ApiRouteDeps, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
+export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache, stalledAnswerMs, turns, rules }: ApiRouteDeps, endpoints: readonly ApiEndpoint[] = API_ENDPOINTS): void {
   const heavy = new HeavyAnswers(cache, turns);
   const respond: Respond = (request, reply, { endpoint, key, format: named, compute }) => {
     const snapshot = view.snapshot;
@@ -56,8 +58,7 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache,
       return sendRendered(request, reply, kept.body, stalledAnswerMs);
     }
     if (request.counted === undefined) throw new Error('the API routes run after countRequest');
-    const ratesOf = (source: string | undefined) => (source === undefined ? snapshot : view.snapshotOf(source));
-    const representation = compute({ snapshot, tracked, sources, ratesOf }, request.counted, format);
+    const representation = compute(ratesDataOf(view, snapshot, tracked, sources), request.counted, format);
     if (!('parts' in representation)) {
       const body = rendered(representation);
       if (endpoint.cacheable) cache.set(snapshot.version, cacheKey, body);
@@ -69,6 +70,5 @@ export function apiRoutes(app: FastifyInstance, { view, sources, tracked, cache,
       return sendRendered(request, reply, produced.whole, stalledAnswerMs);
     });
   };
-  const rules = sourceRules(sources.map(({ id }) => id));
   for (const endpoint of endpoints) endpoint.route(app, respond, rules);
 }
