@@ -1,3 +1,4 @@
+import { decimal, decimalText, dividedByPowerOfTen } from '../../domain/money.js';
 import { z } from 'zod';
 
 /**
@@ -62,20 +63,9 @@ const EXACT_DIGITS = 15;
  */
 export function amountText(value: unknown): unknown {
   if (typeof value !== 'number' || !Number.isFinite(value)) return value;
-  const [mantissa = '', exponentText] = String(value).split('e');
-  const negative = mantissa.startsWith('-');
-  const [whole = '', fraction = ''] = (negative ? mantissa.slice(1) : mantissa).split('.');
-  const digits = (whole + fraction).replace(/^0+/, '');
-  if (digits.replace(/0+$/, '').length > EXACT_DIGITS) return value;
-  const text = plainDecimal(whole + fraction, whole.length + Number(exponentText ?? 0));
-  return negative ? `-${text}` : text;
-}
-
-/** Digits with the decimal point after `point` of them (before the first when negative, past the last when larger). */
-function plainDecimal(digits: string, point: number): string {
-  const padded = point <= 0 ? '0'.repeat(1 - point) + digits : digits.padEnd(point, '0');
-  const at = Math.max(point, 1);
-  const whole = padded.slice(0, at).replace(/^0+(?=\d)/, '');
-  const fraction = padded.slice(at).replace(/0+$/, '');
-  return fraction === '' ? whole : `${whole}.${fraction}`;
+  const [mantissa = '', exponent = '0'] = String(value).split('e');
+  const significant = mantissa.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
+  if (significant.length > EXACT_DIGITS) return value;
+  // `1.5e+21` is 15 / 10^(1 − 21): money.ts writes it plainly, as any decimal it holds.
+  return decimalText(dividedByPowerOfTen(decimal(mantissa), -Number(exponent)));
 }
