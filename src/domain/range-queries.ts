@@ -69,11 +69,30 @@ export function ratesBetween(snapshot: RatesSnapshot, tracked: TrackedCurrencies
 /**
  * DECISIONS §16 (Frankfurter v1): ratesBetween, the range first widened back to the last day on
  * or before `start` with a rate for the base, so a range starting on a weekend opens with Friday.
+ * As Frankfurter, a day with no rate besides the base's is left out, and the range runs from the
+ * first day with one to the last (found by the snapshot's index, before any day is written).
  */
 export function ratesBetweenAsOf(snapshot: RatesSnapshot, tracked: TrackedCurrencies, range: DateRange, query: RateSetQuery): RateRange {
   const { base } = parseRateSetQuery(tracked, query);
   const opening = snapshot.lastWithOnOrBefore([base], range.start);
-  return ratesBetween(snapshot, tracked, { start: opening?.date ?? range.start, end: range.end }, query);
+  const widened = ratesBetween(snapshot, tracked, { start: opening?.date ?? range.start, end: range.end }, query);
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const code of widened.codes) {
+    const days = code === base ? undefined : snapshot.firstAndLastWith([code, base], widened.start_date, range.end);
+    if (days === undefined) continue;
+    if (first === undefined || days[0].date < first) first = days[0].date;
+    if (last === undefined || days[1].date > last) last = days[1].date;
+  }
+  if (first === undefined || last === undefined) throw new NoDataInRangeError(range.start, range.end);
+  return {
+    ...widened,
+    start_date: first,
+    end_date: last,
+    *days() {
+      for (const day of widened.days()) if (Object.keys(day[1]).some((code) => code !== base)) yield day;
+    },
+  };
 }
 
 /** The exact rate of `code` in `base` on a day quoting both. */
