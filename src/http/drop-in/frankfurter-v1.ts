@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { NoDataInRangeError } from '../../domain/errors.js';
 import { positiveAmount } from '../../domain/money.js';
-import { ratesBetweenAsOf } from '../../domain/range-queries.js';
+import { ratesBetweenAsOf, type RateRange } from '../../domain/range-queries.js';
 import { latestRates, ratesAsOf, type RateSet, type RateSetQuery } from '../../domain/rate-queries.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { amount, closing, code, CODE_LIST, dateParams, dateRangeOf, MESSAGES, placesOf, rangeParams, text } from '../endpoints/parameters.js';
 import { HttpError } from '../errors.js';
 import { code as codeText, isoDate } from '../openapi/response-schemas.js';
 import { dropInResponses, FRANKFURTER_V1 } from './dialects.js';
-import { jsonNumber, ratesJson } from './json-numbers.js';
+import { jsonNumber, ratesByDay, ratesJson } from './json-numbers.js';
 
 /** Frankfurter v1's parameters: `from` or `base`, `to` or `symbols` (the first of each pair wins), `amount`. */
 const v1Query = z.object({
@@ -114,28 +113,24 @@ export const v1RangeEndpoint = defineEndpoint({
     summary: 'Frankfurter v1: rates over a range of days',
     description:
       'Every day with rates from `start` (widened back to the last day with rates on or before it, as Frankfurter does) ' +
-      'to `end` (empty: the newest day), oldest first.',
+      'to `end` (empty: the newest day), oldest first; any length, sent in pieces as the client reads it.',
     parameters: { start: { format: 'date', example: '2026-04-11' }, end: { example: '2026-04-13' }, to: { example: 'USD' } },
     responses: dropInResponses(FRANKFURTER_V1, { body: V1Range, description: 'The rate sets by day' }, 'No day of the range has rates for the base and a currency asked for', keyed),
   },
   body: ({ ratesOf, tracked }, { params, query }) => {
-    const snapshot = ratesOf(query.source);
     const { asked, amountText } = rateSetQueryOf(query);
-    const range = dateRangeOf(params);
-    const found = ratesBetweenAsOf(snapshot, tracked, range, asked);
-    const days: [string, string][] = [];
-    for (const [date, set] of found.days()) {
-      const written = ratesJson(set, found.base);
-      // Frankfurter leaves out a day with nothing to show once the base is taken away.
-      if (written !== '{}') days.push([date, written]);
-    }
-    if (days.length === 0) throw new NoDataInRangeError(range.start, range.end);
-    return { base: found.base, amountText, days };
+    return { range: ratesBetweenAsOf(ratesOf(query.source), tracked, dateRangeOf(params), asked), amountText };
   },
-  json: ({ base, amountText, days }) =>
-    `{"amount":${jsonNumber(amountText)},"base":${JSON.stringify(base)},"start_date":"${days[0]![0]}","end_date":"${days.at(-1)![0]}",` +
-    `"rates":{${days.map(([date, written]) => `"${date}":${written}`).join(',')}}}`,
+  written: { json: v1RangeJson },
 });
+
+/** A v1 range as JSON text, day by day (DECISIONS §14): the whole history is megabytes. */
+function* v1RangeJson({ range, amountText }: { range: RateRange; amountText: string }): Iterable<string> {
+  const { base, start_date, end_date } = range;
+  yield `{"amount":${jsonNumber(amountText)},"base":${JSON.stringify(base)},"start_date":"${start_date}","end_date":"${end_date}","rates":`;
+  yield* ratesByDay(range, base);
+  yield '}';
+}
 
 const V1Currencies = z
   .record(codeText, z.string())

@@ -43,9 +43,6 @@ const v2RatesQuery = z
 const record = (date: string, base: string, quote: string, rate: string) =>
   `{"date":"${date}","base":${JSON.stringify(base)},"quote":${JSON.stringify(quote)},"rate":${jsonNumber(rate)}}`;
 
-const recordsOf = (date: string, set: { base: string; rates: Readonly<Record<string, string>> }): string[] =>
-  Object.entries(set.rates).map(([quote, rate]) => record(date, set.base, quote, rate));
-
 const Rate = z
   .strictObject({
     date: isoDate.describe('The day of the rate'),
@@ -67,27 +64,41 @@ export const v2RatesEndpoint = defineEndpoint({
     summary: 'Frankfurter v2: rates',
     description:
       'A flat array of `{date, base, quote, rate}`, by day then quote, the base itself among them (rate 1) unless `quotes` ' +
-      'leaves it out: the latest day, the day `date` (or the nearest earlier one with rates), or every day from `from` to `to`.',
+      'leaves it out: the latest day, the day `date` (or the nearest earlier one with rates), or every day from `from` to `to` (any length, sent in pieces as the client reads it).',
     parameters: { base: { example: 'EUR' }, quotes: { example: 'USD,GBP' } },
     responses: dropInResponses(FRANKFURTER_V2, { body: z.array(Rate), description: 'The rates' }, 'No rates for the base on the day, or in the range', {
       validated: true,
       keyed: true,
     }),
   },
-  body: ({ ratesOf, tracked }, { query }) => {
+  body: ({ ratesOf, tracked }, { query }): RatesByDay => {
     const snapshot = ratesOf(query.source);
     const asked: RateSetQuery = { base: query.base, symbols: query.quotes?.split(','), places: placesOf(query.precision) };
-    if (query.from !== undefined) {
-      const records: string[] = [];
-      const range = ratesBetween(snapshot, tracked, { start: query.from, end: query.to }, asked);
-      for (const [date, rates] of range.days()) records.push(...recordsOf(date, { base: range.base, rates }));
-      return records;
-    }
+    if (query.from !== undefined) return ratesBetween(snapshot, tracked, { start: query.from, end: query.to }, asked);
     const set = query.date === undefined ? latestRates(snapshot, tracked, asked) : ratesAsOf(snapshot, tracked, query.date, asked);
-    return recordsOf(set.date, set);
+    return { base: set.base, days: () => [[set.date, set.rates]] };
   },
-  json: (records) => `[${records.join(',')}]`,
+  written: { json: v2RatesJson },
 });
+
+/** What `/v2/rates` answers: a base and its rate sets by day, one day's or a range's (a RateRange, its days computed as read). */
+interface RatesByDay {
+  base: string;
+  days(): Iterable<[date: string, rates: Readonly<Record<string, string>>]>;
+}
+
+/** v2's flat array, written day by day (DECISIONS §14): the whole history is megabytes. */
+function* v2RatesJson({ base, days }: RatesByDay): Iterable<string> {
+  yield '[';
+  let separator = '';
+  for (const [date, rates] of days()) {
+    const records = Object.entries(rates).map(([quote, rate]) => record(date, base, quote, rate));
+    if (records.length === 0) continue;
+    yield `${separator}${records.join(',')}`;
+    separator = ',';
+  }
+  yield ']';
+}
 
 const pairParams = z.object({
   base: code(MESSAGES.base).describe('Base currency'),

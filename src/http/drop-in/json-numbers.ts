@@ -1,4 +1,5 @@
 import { decimal, decimalText } from '../../domain/money.js';
+import type { RateRange } from '../../domain/range-queries.js';
 
 /**
  * DECISIONS §16: the peers answer numbers, not strings. Each is written as JSON text from our
@@ -12,6 +13,17 @@ export function ratesJson(rates: Readonly<Record<string, string>>, without?: str
   const members: string[] = [];
   for (const code in rates) if (code !== without) members.push(`${JSON.stringify(code)}:${jsonNumber(rates[code]!)}`);
   return `{${members.join(',')}}`;
+}
+
+/** A range's rates as a JSON object by day, `{"YYYY-MM-DD":{…},…}`, written day by day; `without` left out of each day. */
+export function* ratesByDay(range: RateRange, without?: string): Iterable<string> {
+  yield '{';
+  let separator = '';
+  for (const [date, rates] of range.days()) {
+    yield `${separator}"${date}":${ratesJson(rates, without)}`;
+    separator = ',';
+  }
+  yield '}';
 }
 
 /** Midnight UTC of a day, in Unix seconds: what OXR's `timestamp` shows for a day's rates. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { isValidIsoDate } from '../../domain/calendar-date.js';
-import { ratesBetween } from '../../domain/range-queries.js';
+import { ratesBetween, type RateRange } from '../../domain/range-queries.js';
 import { latestRates, ratesAsOf, type RateSet, type RateSetQuery } from '../../domain/rate-queries.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
 import { closing, code, CODE_LIST, dateParams, MESSAGES, placesOf, text } from '../endpoints/parameters.js';
 import { code as codeText, isoDate } from '../openapi/response-schemas.js';
 import { dropInResponses, OXR } from './dialects.js';
-import { dayTimestamp, ratesJson } from './json-numbers.js';
+import { dayTimestamp, ratesByDay, ratesJson } from './json-numbers.js';
 
 /** What every OXR answer opens with; ours say where the figures come from. */
 export const OXR_PREAMBLE =
@@ -114,14 +114,17 @@ export const oxrTimeSeriesEndpoint = defineEndpoint({
     ...common,
     operationId: 'oxrTimeSeries',
     summary: 'Open Exchange Rates: rates over a range of days',
-    description: 'As OXR `time-series.json`: every day from `start` to `end` with rates for the base, of any length.',
+    description: 'As OXR `time-series.json`: every day from `start` to `end` with rates for the base, of any length, sent in pieces as the client reads it.',
     parameters: { start: { format: 'date', example: '2026-04-10' }, end: { format: 'date', example: '2026-04-13' }, symbols: { example: 'EUR' } },
     responses: dropInResponses(OXR, { body: OxrTimeSeries, description: 'The rate sets by day' }, 'No day of the range has rates for the base', keyed),
   },
   body: ({ ratesOf, tracked }, { query }) => ratesBetween(ratesOf(query.source), tracked, { start: query.start, end: query.end }, rateSetQueryOf(query)),
-  json: (range) => {
-    const days: string[] = [];
-    for (const [date, set] of range.days()) days.push(`"${date}":${ratesJson(set)}`);
-    return `{${OXR_PREAMBLE},"start_date":"${range.start_date}","end_date":"${range.end_date}","base":${JSON.stringify(range.base)},"rates":{${days.join(',')}}}`;
-  },
+  written: { json: timeSeriesJson },
 });
+
+/** A time series as JSON text, day by day (DECISIONS §14): the whole history is megabytes. */
+function* timeSeriesJson(range: RateRange): Iterable<string> {
+  yield `{${OXR_PREAMBLE},"start_date":"${range.start_date}","end_date":"${range.end_date}","base":${JSON.stringify(range.base)},"rates":`;
+  yield* ratesByDay(range);
+  yield '}';
+}
