@@ -84,6 +84,11 @@ export interface SourceAdapter {
    */
   urls(range?: DayRange): string[];
   /**
+   * The longest range, in days, one request of `urls(range)` may ask for, where the bank limits
+   * it (NBP: 93). A longer range is asked as consecutive ranges of at most this many days.
+   */
+  readonly maxRangeDays?: number;
+  /**
    * The requests themselves, where a GET of each URL is not enough (a POST, a header): for the
    * latest publication, or for `range`. Their URLs are `urls`'s. Fetching uses these when given.
    */
