@@ -1,15 +1,23 @@
 import { decodeDayRates } from './day-encoding.js';
-import { decimal, ONE, ratio, type Ratio } from './money.js';
+import { decimal, ONE, quotient, ratio, type Ratio } from './money.js';
 
 /**
- * One source's stored values of one day, each the source's own figure for c: `base-per-unit`,
- * P(c) = units of the source's base per one unit of c (DECISIONS §9); `units-per-base`, U(c) =
- * units of c per one unit of the base (the ECB's per 1 EUR; a bank's per 1 GBP or 1 AUD).
+ * Which way a figure is written: `base-per-unit`, P(c) = units of the source's base per one unit
+ * of c (DECISIONS §9); `units-per-base`, U(c) = units of c per one unit of the base (the ECB's per
+ * 1 EUR; a bank's per 1 GBP or 1 AUD).
+ */
+export type FigureTerms = 'units-per-base' | 'base-per-unit';
+
+/**
+ * One source's stored values of one day, each the source's own figure for c, as written: in
+ * `terms`, or for a code of `termsByCode` in its terms there (the SARB quotes rand per US dollar
+ * but Norwegian krone per rand).
  */
 export interface SourceDayValues {
   source: string;
   base: string;
-  terms: 'units-per-base' | 'base-per-unit';
+  terms: FigureTerms;
+  termsByCode?: ReadonlyMap<string, FigureTerms> | undefined;
   values: ReadonlyMap<string, string>;
 }
 
@@ -17,7 +25,9 @@ export interface SourceDayValues {
 export interface DaySource {
   readonly id: string;
   readonly base: string;
-  readonly terms: SourceDayValues['terms'];
+  readonly terms: FigureTerms;
+  /** The codes it quotes otherwise than `terms`, with their terms; none for most sources. */
+  readonly termsByCode?: ReadonlyMap<string, FigureTerms> | undefined;
 }
 
 /** The source's figure for `code`, its base included (1 in either terms); undefined when not given. */
@@ -52,10 +62,18 @@ export function rateOf(day: SourceDayValues, pivot: string, code: string): Ratio
   const text = valueOf(day, code);
   if (text === undefined) return undefined;
   // Against its own base (the ECB per 1 EUR, a source alone): the figure itself, nothing to divide by.
-  if (pivot === day.base) return day.terms === 'units-per-base' ? ratio(decimal(text), ONE) : ratio(ONE, decimal(text));
+  if (pivot === day.base) return perBase(day, code, text);
   const pivotText = day.values.get(pivot);
   if (pivotText === undefined) return undefined;
+  // Figures written two ways: each as units per one base unit, then divided, exact.
+  if (day.termsByCode !== undefined) return quotient(perBase(day, code, text), perBase(day, pivot, pivotText));
   return day.terms === 'units-per-base' ? ratio(decimal(text), decimal(pivotText)) : ratio(decimal(pivotText), decimal(text));
+}
+
+/** Units of `code` per one unit of the source's base, from its figure `text`, exact: U(code), or 1 / P(code). */
+function perBase(day: SourceDayValues, code: string, text: string): Ratio {
+  const terms = day.termsByCode?.get(code) ?? day.terms;
+  return terms === 'units-per-base' ? ratio(decimal(text), ONE) : ratio(ONE, decimal(text));
 }
 
 /**
@@ -96,8 +114,12 @@ export class StoredSourceDay implements SourceDayValues {
     return this.of.base;
   }
 
-  get terms(): SourceDayValues['terms'] {
+  get terms(): FigureTerms {
     return this.of.terms;
+  }
+
+  get termsByCode(): ReadonlyMap<string, FigureTerms> | undefined {
+    return this.of.termsByCode;
   }
 
   get values(): ReadonlyMap<string, string> {

@@ -44,8 +44,8 @@ export class RatesView {
     /** SOURCES=all (DECISIONS §15): the source each code's home bank ranks right after (the ECB). */
     homeFirstAfter?: string,
   ) {
-    // A small object of its own, read for every rate: an adapter carries far more than these three.
-    for (const { id, base, terms } of sources) this.days.set(id, { source: { id, base, terms }, byDate: new Map() });
+    // A small object of its own, read for every rate: an adapter carries far more than these.
+    for (const { id, base, terms, termsByCode } of sources) this.days.set(id, { source: { id, base, terms, termsByCode }, byDate: new Map() });
     this.blend = { pivot: 'EUR', tracked: tracked.codes, leader: homeFirstAfter };
     const { codes } = tracked;
     this.served = (code) => code === 'EUR' || codes.has(code);

@@ -39,10 +39,14 @@ export async function bankEndpoint(t: TestContext, answer: BankAnswer): Promise<
   return { base: `http://127.0.0.1:${address.port}`, received };
 }
 
-/** A registered adapter whose requests (method, headers, body as its own) go to `base` instead of the bank's host. */
+/**
+ * A registered adapter whose requests (method, headers, body as its own; a GET of each URL where it
+ * declares none) go to `base` instead of the bank's host.
+ */
 export function askingAt(adapter: SourceAdapter, base: string): SourceAdapter {
   const moved = (request: SourceRequest) => ({ ...request, url: base + new URL(request.url).pathname + new URL(request.url).search });
-  return { ...adapter, requests: (range?: DayRange) => adapter.requests!(range).map(moved) };
+  const own = (range?: DayRange): SourceRequest[] => adapter.requests?.(range) ?? adapter.urls(range).map((url) => ({ url }));
+  return { ...adapter, requests: (range?: DayRange) => own(range).map(moved) };
 }
 
 /** The element a SOAP request's Body holds, with its attributes (`@_xmlns`: its namespace) as `@_name`. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceAdapter, SourceDay } from '../../src/ingest/sources/source-adapter.js';
 import { PROVIDER_FIXTURES } from './provider-fixtures.js';
@@ -16,6 +16,9 @@ export const MORE_FILES_2 = {
     gbp: 'sarb/sarb-EXCZ001D-GBP-2026-03-24_2026-03-27.json',
     eur: 'sarb/sarb-EXCZ002D-EUR-2026-03-24_2026-03-27.json',
     kes: 'sarb/sarb-EXCB059D-KES-2026-03-24_2026-03-27.json',
+    jpy: 'sarb/sarb-EXCB120D-JPY-2026-03-24_2026-03-27.json',
+    /** Every recorded series, one file each. */
+    all: readdirSync(join(MORE_FIXTURES_2, 'sarb')).sort().map((name) => `sarb/${name}`),
   },
   cbu: {
     apr1: 'cbu/cbu-all-2026-04-01.json',

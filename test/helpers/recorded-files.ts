@@ -22,7 +22,7 @@ export const ALL_RECORDED: readonly { source: string; file: string }[] = [
 
 /**
  * The recorded files their adapter refuses by design, each kept for a test of that refusal: a
- * range with no rates, another list than the one read, the bank's HTML page, a series in other terms.
+ * range with no rates, another list than the one read, the bank's HTML page.
  */
 export const REFUSED_RECORDED: readonly string[] = [
   'bna-taxa-ref-SDG-2026-05-18_2026-05-21.json',
@@ -31,7 +31,6 @@ export const REFUSED_RECORDED: readonly string[] = [
   'nbkr-historical-EUR-2005-06-04_2005-06-25.html',
   'nbkr-historical-USD-2005-06-04_2005-06-25.html',
   'nbrb-dynamics-CZK-2026-03-01_2026-03-17.json',
-  'sarb-EXCB059D-KES-2026-03-24_2026-03-27.json',
 ];
 
 /** Every recorded file an adapter reads: what an operator loads to serve SOURCES=all. */

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { runIngestion, runRangeIngestion } from '../../src/ingest/run-ingestion.js';
+import { sourceRequests } from '../../src/ingest/source-requests.js';
 import { recentDays } from '../../src/ingest/sources/day-range.js';
 import { sourceAdapter } from '../../src/ingest/sources/registry.js';
 import type { SourceAdapter } from '../../src/ingest/sources/source-adapter.js';
@@ -89,7 +90,7 @@ test('when the Central Bank of Armenia is fetched, then each SOAP call carries i
 });
 
 test('when a range of the Central Bank of Armenia spans years, then it is asked a year a call, each day once', () => {
-  const calls = adapter('cba').requests!({ from: '2024-02-01', to: '2026-03-18' }).map(({ body }) => soapOperation(body!).element);
+  const calls = sourceRequests(adapter('cba'), { from: '2024-02-01', to: '2026-03-18' }).map(({ body }) => soapOperation(body!).element);
   assert.deepEqual(calls.map((call) => [call['DateFrom'], call['DateTo']]), [
     ['2024-02-01', '2025-01-30'],
     ['2025-01-31', '2026-01-30'],

@@ -2,15 +2,11 @@ import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 import { childText, readBankXml, xmlNode, xmlNodes, type XmlNode } from './bank-xml.js';
 import { DayCollector } from './day-collector.js';
-import { daysAfter } from './day-range.js';
 import { soapRequest } from './soap-request.js';
 import type { DayRange, SourceAdapter, SourceDay, SourceRequest } from './source-adapter.js';
 
 const SERVICE = 'https://api.cba.am/exchangerates.asmx';
 const NAMESPACE = 'http://www.cba.am/';
-
-/** The longest range asked in one call: a year, as other readers of the service ask it. */
-const RANGE_DAYS = 365;
 
 /** Gold and silver, quoted in AMD per gram (60871 for gold on 2026-03-18, ~USD 161 a gram). */
 const PER_GRAM = new Set(['XAU', 'XAG']);
@@ -47,21 +43,17 @@ export const cba: SourceAdapter = {
     note: 'the average market exchange rates of each business day',
   },
   urls: () => [SERVICE],
+  // The longest range asked in one call: a year, as other readers of the service ask it.
+  maxRangeDays: 365,
   // A SOAP service: ExchangeRatesLatest for the latest, ExchangeRatesByDateRangeByISO (every code
-  // read, DateFrom, DateTo) for a range, a year a call.
+  // read, DateFrom, DateTo) for a range.
   requests: (range?: DayRange): SourceRequest[] => {
     if (!range) return [soapRequest(SERVICE, `<ExchangeRatesLatest xmlns="${NAMESPACE}" />`, `${NAMESPACE}ExchangeRatesLatest`)];
     const codes = cba.codes.filter((code) => code !== cba.base).join(',');
-    const requests: SourceRequest[] = [];
-    for (let from = range.from; from <= range.to; from = daysAfter(from, RANGE_DAYS)) {
-      const last = daysAfter(from, RANGE_DAYS - 1);
-      const to = last < range.to ? last : range.to;
-      const operation =
-        `<ExchangeRatesByDateRangeByISO xmlns="${NAMESPACE}"><ISOCodes>${codes}</ISOCodes>` +
-        `<DateFrom>${from}</DateFrom><DateTo>${to}</DateTo></ExchangeRatesByDateRangeByISO>`;
-      requests.push(soapRequest(SERVICE, operation, `${NAMESPACE}ExchangeRatesByDateRangeByISO`, `${from}..${to}`));
-    }
-    return requests;
+    const operation =
+      `<ExchangeRatesByDateRangeByISO xmlns="${NAMESPACE}"><ISOCodes>${codes}</ISOCodes>` +
+      `<DateFrom>${range.from}</DateFrom><DateTo>${range.to}</DateTo></ExchangeRatesByDateRangeByISO>`;
+    return [soapRequest(SERVICE, operation, `${NAMESPACE}ExchangeRatesByDateRangeByISO`, `${range.from}..${range.to}`)];
   },
   parse: async (bytes, origin) => parseCba(bytes, origin),
 };

@@ -34,3 +34,14 @@ export function eachDay(range: DayRange): string[] {
   for (let t = Date.parse(range.from); t <= Date.parse(range.to); t += DAY_MS) days.push(isoDay(t));
   return days;
 }
+
+/** `range` as consecutive ranges of at most `days` days each, oldest first: a bank's longest request. */
+export function rangePieces(range: DayRange, days: number): DayRange[] {
+  if (!Number.isInteger(days) || days < 1) throw new RangeError(`a range piece needs a whole number of days, at least 1: ${days}`);
+  const pieces: DayRange[] = [];
+  for (let from = range.from; from <= range.to; from = daysAfter(from, days)) {
+    const last = daysAfter(from, days - 1);
+    pieces.push({ from, to: last < range.to ? last : range.to });
+  }
+  return pieces;
+}

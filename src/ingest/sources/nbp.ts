@@ -39,7 +39,8 @@ export const nbp: SourceAdapter = {
     weekdays: [1, 2, 3, 4, 5],
     note: 'table A every business day between 11:45 and 12:15; table B on Wednesdays in the same window',
   },
-  // The API serves at most 93 days per range request; splitting longer ranges is the caller's job.
+  // "A single enquiry cannot cover a period longer than 93 days" (its manual).
+  maxRangeDays: 93,
   urls: (range?: DayRange) =>
     TABLES.map((table) => (range ? `${API}/${table}/${range.from}/${range.to}/?format=json` : `${API}/${table}/?format=json`)),
   // "In the case of lack of data for a correctly determined time interval, 404 Not Found" (its manual).

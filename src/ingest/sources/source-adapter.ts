@@ -1,8 +1,8 @@
 /**
  * One day of a source, in the source's own terms (`SourceTerms`): for each currency c, P(c) =
  * units of the source's base currency per ONE unit of c (the bank's nominal divided out), or for
- * a `units-per-base` source units of c per 1 base unit, as canonical decimal text. The base
- * itself is implicit and never listed.
+ * a `units-per-base` source (or code, `termsByCode`) units of c per 1 base unit, as canonical
+ * decimal text. The base itself is implicit and never listed.
  */
 export interface SourceDay {
   date: string;                 // YYYY-MM-DD, the day the values are effective
@@ -60,6 +60,12 @@ export interface SourceAdapter {
   /** ISO code of the currency the bank quotes against. */
   readonly base: string;
   readonly terms: SourceTerms;
+  /**
+   * The codes the bank quotes the other way round from `terms`, with their terms, each figure
+   * stored as written and divided exactly when served (the SARB: rand per US dollar, pound and
+   * euro, but krone, yen … per rand). None for most banks.
+   */
+  readonly termsByCode?: ReadonlyMap<string, SourceTerms>;
   /** ISO 3166 alpha-2 country of the bank ("EU" for the ECB); null for an international body (IMF). */
   readonly country: string | null;
   /** What the number is, in the bank's sense: "reference", "official fixing", "average of the day", … */
@@ -83,6 +89,11 @@ export interface SourceAdapter {
    * days are combined.
    */
   urls(range?: DayRange): string[];
+  /**
+   * The longest range, in days, one request of `urls(range)` may ask for, where the bank limits
+   * it (NBP: 93). A longer range is asked as consecutive ranges of at most this many days.
+   */
+  readonly maxRangeDays?: number;
   /**
    * The requests themselves, where a GET of each URL is not enough (a POST, a header): for the
    * latest publication, or for `range`. Their URLs are `urls`'s. Fetching uses these when given.

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sarb } from '../../../src/ingest/sources/sarb.js';
 import { assertRefused, edited, valuesOn } from '../../helpers/provider-fixtures.js';
-import { assertCodesAreRecorded, MORE_FILES_2, moreBytes, moreText, parseAll } from '../../helpers/more-provider-fixtures-2.js';
+import { assertCodesAreRecorded, MORE_FILES_2, moreText, parseAll } from '../../helpers/more-provider-fixtures-2.js';
 
-const { usd, gbp, eur, kes } = MORE_FILES_2.sarb;
+const { usd, gbp, eur, kes, jpy, all } = MORE_FILES_2.sarb;
 
 test('when the recorded rand-per-unit series are parsed, then each gives its four days, ZAR per 1 unit as written', async () => {
   const [dollar, pound, euro] = await parseAll(sarb, [usd, gbp, eur]);
@@ -18,12 +18,25 @@ test('when the recorded rand-per-unit series are parsed, then each gives its fou
   assert.equal(valuesOn(euro!, '2026-03-24').get('EUR'), '19.6299');
 });
 
-test('when the codes are listed, then they are the base and the three series read', async () => {
-  await assertCodesAreRecorded(sarb, [usd, gbp, eur]);
+test('when the codes are listed, then they are the base and the 23 series read', async () => {
+  assert.equal(all.length, 23);
+  await assertCodesAreRecorded(sarb, all);
 });
 
-test('when a series quoted per 1 rand is given, then it is refused rather than read the wrong way round', async () => {
-  await assertRefused(sarb, moreBytes(kes), /2026-03-27: series "Kenya: Schilling per Rand" is not one of the rand-per-unit series read/);
+test('when a series quoted per 1 rand is parsed, then its figures are kept as written, units per 1 ZAR, and declared so', async () => {
+  const [shilling, yen] = await parseAll(sarb, [kes, jpy]);
+  assert.equal(valuesOn(shilling!, '2026-03-27').get('KES'), '7.589', '"Kenya: Schilling per Rand" "Value":7.5890');
+  assert.equal(valuesOn(yen!, '2026-03-26').get('JPY'), /"Period":"2026-03-26T00:00:00","Timeseries":"Japan: Yen per Rand",[^}]*"Value":([0-9.]+)/.exec(moreText(jpy))![1]);
+  // Which way each figure is written: the three "Rand per …" series in the source's terms, the twenty "… per Rand" the other way.
+  assert.equal(sarb.terms, 'base-per-unit');
+  const perRand = all.filter((name) => /"Timeseries":"[^"]* per Rand"/.test(moreText(name))).map((name) => /-([A-Z]{3})-/.exec(name)![1]!).sort();
+  assert.equal(perRand.length, 20);
+  assert.deepEqual([...sarb.termsByCode!].sort(), perRand.map((code) => [code, 'units-per-base']));
+  for (const code of ['USD', 'GBP', 'EUR']) assert.equal(sarb.termsByCode!.has(code), false, `${code}: rand per unit`);
+});
+
+test('when a series is not one the bank publishes under that name, then it is refused rather than guessed', async () => {
+  await assertRefused(sarb, moreText(kes).replaceAll('Kenya: Schilling per Rand', 'Kenya: Shilling per Rand'), /2026-03-27: series "Kenya: Shilling per Rand" is not one of the 23 series read/);
 });
 
 test('when a value is null, then that day has no value and the others stand', async () => {
@@ -45,15 +58,17 @@ test('when the recorded series is altered to be malformed, then the whole file i
   await assertRefused(sarb, '{}', /the document: expected an array, got an object/);
 });
 
-test('when URLs are asked for, then each rand-per-unit series has one, for a range or for the past week', () => {
+test('when URLs are asked for, then each series has one, for a range or for the past week: the recorded URLs', () => {
   const api = 'https://custom.resbank.co.za/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations';
-  assert.deepEqual(sarb.urls({ from: '2026-03-23', to: '2026-03-27' }), [
+  const recorded = all.map((name) => `${api}/${/sarb-(EXC[A-Z0-9]+)-/.exec(name)![1]}/2026-03-23T00:00:00/2026-03-27T00:00:00`);
+  assert.deepEqual([...sarb.urls({ from: '2026-03-23', to: '2026-03-27' })].sort(), recorded.sort());
+  assert.deepEqual(sarb.urls({ from: '2026-03-23', to: '2026-03-27' }).slice(0, 3), [
     `${api}/EXCX135D/2026-03-23T00:00:00/2026-03-27T00:00:00`,
     `${api}/EXCZ001D/2026-03-23T00:00:00/2026-03-27T00:00:00`,
     `${api}/EXCZ002D/2026-03-23T00:00:00/2026-03-27T00:00:00`,
   ]);
   const latest = sarb.urls();
-  assert.equal(latest.length, 3);
+  assert.equal(latest.length, 23);
   const [, from, to] = /\/(\d{4}-\d{2}-\d{2})T00:00:00\/(\d{4}-\d{2}-\d{2})T00:00:00$/.exec(latest[0]!) ?? [];
   assert.equal(Date.parse(to!) - Date.parse(from!), 6 * 86_400_000, 'seven days, today among them');
   assert.ok(Math.abs(Date.parse(to!) - Date.parse(new Date().toISOString().slice(0, 10))) <= 86_400_000, `${to} is today (UTC)`);
