@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { load, summarise, type CountedResult } from './load.js';
 import { peakRssMb, rssMb } from './processes.js';
+import { peakRssLine } from './targets.js';
 
 /** One year of every currency's rates: a row of the table, against the baseline sending the same bytes. */
 export const YEAR_PATH = '/api/v1/rates/2025-01-01..2025-12-31';
@@ -22,6 +23,8 @@ export interface HistoryFigures {
   fluctuation: { answers: number; p50: number; p99: number; cpuUsPerAnswer: number | undefined };
   /** The server's peak RSS (VmHWM) once started, the history loaded, before any request. */
   startPeakMb: number;
+  /** Its peak RSS (VmHWM) through every measurement here. */
+  endPeakMb: number;
   /** FAIR_SHARE_ANSWERS whole-history answers produced at once, and the probes answered meanwhile. */
   fairShare: { seconds: number; probes: number; p50: number; p99: number };
 }
@@ -102,6 +105,7 @@ export async function measureHistory(url: string, key: string, pid: number, base
   const fairShare = await measureFairShare(url, key, bases);
   return {
     startPeakMb,
+    endPeakMb: peakRssMb(pid),
     fairShare,
     coldMs,
     bytes,
@@ -121,7 +125,7 @@ export const HISTORY_TARGETS = { wholeP99Ms: 250, rssMb: 150, fluctuationMs: 5, 
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 const cpuMsText = (us: number | undefined) => (us === undefined ? '—' : (us / 1000).toFixed(2));
 
-export function historyLines(config: string, figures: HistoryFigures): { facts: string[]; targets: string[] } {
+export function historyLines(config: string, peakLimitMb: number, figures: HistoryFigures): { facts: string[]; targets: string[] } {
   const { whole, fluctuation, fairShare } = figures;
   return {
     facts: [
@@ -134,6 +138,7 @@ export function historyLines(config: string, figures: HistoryFigures): { facts: 
       `${config}: whole history p99 ≤ ${HISTORY_TARGETS.wholeP99Ms} ms at ${WHOLE_HISTORY_CONNECTIONS} connections: ${whole.p99.toFixed(1)} ms, ${verdict(whole.p99 <= HISTORY_TARGETS.wholeP99Ms)}`,
       `${config}: RSS ≤ ${HISTORY_TARGETS.rssMb} MB after ${whole.answers} whole-history answers: ${whole.rssMb.toFixed(0)} MB, ${verdict(whole.rssMb <= HISTORY_TARGETS.rssMb)}`,
       `${config}: /health and a kept rates/latest p99 ≤ ${HISTORY_TARGETS.probeP99Ms} ms while ${FAIR_SHARE_ANSWERS} whole-history answers are produced: ${fairShare.p99.toFixed(1)} ms, ${verdict(fairShare.p99 <= HISTORY_TARGETS.probeP99Ms)}`,
+      peakRssLine(`${config}, the whole history, fluctuations and fair share`, figures.endPeakMb, peakLimitMb),
       `${config}: whole-history fluctuation ≤ ${HISTORY_TARGETS.fluctuationMs} ms of server time (the server's CPU per answer, the HTTP request and its count included): ${cpuMsText(fluctuation.cpuUsPerAnswer)} ms, ${verdict(fluctuation.cpuUsPerAnswer !== undefined && fluctuation.cpuUsPerAnswer / 1000 <= HISTORY_TARGETS.fluctuationMs)}`,
     ],
   };

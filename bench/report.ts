@@ -12,6 +12,8 @@ export interface Row {
    * run's ratio can be trusted on this machine.
    */
   roundRatios: number[];
+  /** Each round's service CPU per answer over its baseline window's; empty where CPU was not measured. */
+  roundCpuRatios: number[];
   rssMb: number;
   /** Set on the rows the issue's targets judge (the embedded default's). */
   target?: RouteTarget;
@@ -28,10 +30,11 @@ export const cpuText = (summary: Summary) => (summary.cpuUsPerRequest === undefi
 /** The load generator's CPU per answer in µs, or a dash where no answer came. */
 export const generatorCpuText = (summary: Summary) => (summary.generatorCpuUsPerRequest === undefined ? '—' : summary.generatorCpuUsPerRequest.toFixed(1));
 
-/** The lowest and highest of a row's round ratios, as `0.52–0.81` (one round: its ratio alone). */
-export function roundRange(row: Row, digits = 2): string {
-  const low = Math.min(...row.roundRatios).toFixed(digits);
-  const high = Math.max(...row.roundRatios).toFixed(digits);
+/** The lowest and highest of a row's round ratios, as `0.52–0.81` (one round: its ratio alone; none: a dash). */
+export function roundRange(ratios: readonly number[], digits = 2): string {
+  if (ratios.length === 0) return '—';
+  const low = Math.min(...ratios).toFixed(digits);
+  const high = Math.max(...ratios).toFixed(digits);
   return low === high ? low : `${low}–${high}`;
 }
 
@@ -48,7 +51,7 @@ export function formatReport(report: { quick: boolean; rows: Row[]; facts: strin
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (row) =>
-        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${roundRange(row)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${cpuText(row.summary)} | ${cpuText(row.baseline)} | ${generatorCpuText(row.summary)} | ${generatorCpuText(row.baseline)} | ${row.rssMb.toFixed(0)} |`,
+        `| ${row.config} | ${row.route} | ${Math.round(row.summary.requestsPerSecond)} | ${Math.round(row.baseline.requestsPerSecond)} | ${ratioOf(row).toFixed(2)} | ${roundRange(row.roundRatios)} | ${ms(row.summary.p50)} | ${ms(row.summary.p99)} | ${ms(row.baseline.p99)} | ${ms(row.summary.p999)} | ${cpuText(row.summary)} | ${cpuText(row.baseline)} | ${generatorCpuText(row.summary)} | ${generatorCpuText(row.baseline)} | ${row.rssMb.toFixed(0)} |`,
     ),
     '',
     ...report.facts.map((fact) => `- ${fact}`),

@@ -17,10 +17,10 @@ import { diskSyncLatency } from './disk-sync.js';
 import { historyLines, measureHistory, YEAR_PATH, type HistoryFigures } from './history-load.js';
 import { PARSE_ROUNDS, PARSES, parseCosts, rawAnswer, type ParseCost } from './generator-parse.js';
 import { combine, load, summarise, type CountedResult, type LoadResult, type LoadSpec } from './load.js';
-import { ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
+import { peakRssMb, ROOT, rssMb, SERVE, spawnAndWait, type Running } from './processes.js';
 import { backendsReachable, freshPostgresRedis } from './scale-out-backends.js';
 import { cpuText, formatReport, generatorCpuText, ratioOf, roundRange, type Row } from './report.js';
-import { TARGETS, targetLines, type Exactness, type RouteTarget } from './targets.js';
+import { PEAK_RSS_MB, peakRssLine, TARGETS, targetLines, type Exactness, type RouteTarget } from './targets.js';
 import { wrkInstalled, wrkLoad } from './wrk-load.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, write: { type: 'boolean' }, out: { type: 'string' }, generator: { type: 'string' } } });
@@ -164,6 +164,8 @@ interface Config {
   routes: Route[];
   /** The embedded default: the configuration the issue's targets are stated for. */
   judged?: boolean;
+  /** The most its peak RSS may reach through its routes, in MB; unjudged without (several processes). */
+  peakLimitMb?: number;
 }
 
 /**
@@ -179,6 +181,9 @@ interface Baseline {
 /** What a configuration's run leaves besides its rows: its start time and the exactness check. */
 interface Measured extends Exactness {
   startMs: number;
+  /** The server's peak RSS (VmHWM), its workers' added, through every route and the exactness check. */
+  peakMb: number;
+  peakLimitMb: number | undefined;
   /** On the judged configuration: what reading its rates/latest answer and the baseline's costs the load generator. */
   parse?: { service: ParseCost; baseline: ParseCost };
 }
@@ -212,6 +217,10 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
       for (const window of service) answeredAsExpected(`${config.name} ${route.name}`, window, route.status);
       for (const window of paired) answeredAsExpected('the baseline', window, 200);
       const roundRatios = service.map((window, i) => window.requests / window.seconds / (paired[i]!.requests / paired[i]!.seconds));
+      const roundCpuRatios = service.flatMap((window, i) => {
+        const base = paired[i]!;
+        return window.serverCpuMs === undefined || base.serverCpuMs === undefined ? [] : [window.serverCpuMs / window.requests / (base.serverCpuMs / base.requests)];
+      });
       const result = combine(service);
       const summary = summarise(result);
       const base = summarise(combine(paired));
@@ -222,22 +231,23 @@ async function measureConfig(config: Config, rows: Row[], baseline: Baseline): P
         summary,
         baseline: base,
         roundRatios,
+        roundCpuRatios,
         rssMb: rssMb(server.child.pid!),
         ...(target ? { target } : {}),
       };
       rows.push(row);
-      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), CPU ${cpuText(summary)} µs/request (baseline ${cpuText(base)}), load generator ${generatorCpuText(summary)} µs/request (baseline rounds ${generatorCpuText(base)}), ${result.refused} of ${result.requests} refused (status 400 or more), ${result.errors} without an answer`);
+      log(`${config.name} ${route.name}: ${Math.round(summary.requestsPerSecond)} req/s, baseline ${Math.round(base.requestsPerSecond)} (${ratioOf(row).toFixed(2)}; rounds ${roundRange(row.roundRatios)}), p99 ${summary.p99.toFixed(1)} ms (baseline ${base.p99.toFixed(1)}), CPU ${cpuText(summary)} µs/request (baseline ${cpuText(base)}), load generator ${generatorCpuText(summary)} µs/request (baseline rounds ${generatorCpuText(base)}), ${result.refused} of ${result.requests} refused (status 400 or more), ${result.errors} without an answer`);
     }
     const all = combine(baselineWindows);
     const summary = summarise(all);
-    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, roundRatios: [1], rssMb: rssMb(baseline.pid) });
+    rows.push({ config: `baseline (bare node:http), in the windows of ${config.name}`, route: 'same bytes as rates/latest', summary, baseline: summary, roundRatios: [1], roundCpuRatios: [], rssMb: rssMb(baseline.pid) });
     // Exactness: a fixed number of requests on a fresh key, every answer received, then the store asked.
     const fresh = await newKey(config.storeConfig);
     // Servers know keys from memory: a new one works once their refresh (every second) has run.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const exact = await load({ url: server.url, path: '/api/v1/rates/latest', headers: { authorization: `Bearer ${fresh.key}` }, amount: quick ? 5_000 : 20_000, signal: server.died });
     const stored = await storedCount(config.storeConfig, fresh.id);
-    const measured = { config: config.name, startMs: server.startMs, counted: counted(exact), stored, ...(parse ? { parse } : {}) };
+    const measured = { config: config.name, peakLimitMb: config.peakLimitMb, startMs: server.startMs, counted: counted(exact), stored, peakMb: peakRssMb(server.child.pid!), ...(parse ? { parse } : {}) };
     log(exactnessLine(measured));
     return measured;
   } finally {
@@ -337,7 +347,7 @@ async function main(): Promise<void> {
 
   const all = routes(dates);
   const configs: Config[] = [
-    { name: 'SQLite', env: { ...baseEnv, DATABASE_URL: sqliteUrl }, storeConfig: { databaseUrl: sqliteUrl }, routes: all, judged: true },
+    { name: 'SQLite', env: { ...baseEnv, DATABASE_URL: sqliteUrl }, storeConfig: { databaseUrl: sqliteUrl }, routes: all, judged: true, peakLimitMb: PEAK_RSS_MB.ecb },
   ];
   const reachable = await backendsReachable();
   let pg: Awaited<ReturnType<typeof freshPostgresRedis>> | undefined;
@@ -348,7 +358,7 @@ async function main(): Promise<void> {
     await runIngestion(pgStores.rates, ecb, { file: HISTORY });
     log(`ingested the history into PostgreSQL in ${(performance.now() - t).toFixed(0)} ms`);
     await pgStores.close();
-    configs.push({ name: 'PostgreSQL + Redis', env: { ...baseEnv, ...pg.env }, storeConfig: pg.storeConfig, routes: quick ? all.slice(0, 1) : all });
+    configs.push({ name: 'PostgreSQL + Redis', env: { ...baseEnv, ...pg.env }, storeConfig: pg.storeConfig, routes: quick ? all.slice(0, 1) : all, peakLimitMb: PEAK_RSS_MB.ecb });
   } else {
     log('PostgreSQL or Redis not reachable: their rows are left out');
   }
@@ -363,7 +373,7 @@ async function main(): Promise<void> {
     await pg?.cleanup();
   }
   log('history: the whole history and fluctuations, on a fresh SQLite server');
-  const history = historyLines('SQLite, a fresh server', await measureHistoryAlone({ ...baseEnv, DATABASE_URL: sqliteUrl }, { databaseUrl: sqliteUrl }));
+  const history = historyLines('SQLite, a fresh server', PEAK_RSS_MB.ecb, await measureHistoryAlone({ ...baseEnv, DATABASE_URL: sqliteUrl }, { databaseUrl: sqliteUrl }));
 
   // The same with every source enabled (DECISIONS §9): the ECB's history and each bank's recorded files.
   const everyUrl = `sqlite:${join(work, 'every-source.db')}`;
@@ -386,7 +396,7 @@ async function main(): Promise<void> {
   await everyStores.close();
   log(`every source: ${bankValues} bank values from ${bankFiles.length - refused} recorded files ingested in ${banksMs.toFixed(0)} ms (${refused} refused by their adapter, as their tests expect); the history again`);
   const everyFigures = await measureHistoryAlone({ ...baseEnv, DATABASE_URL: everyUrl, SOURCES: 'all' }, { databaseUrl: everyUrl });
-  const everySource = historyLines(`SQLite, every source (SOURCES=all, ${SOURCE_IDS.length} sources)`, everyFigures);
+  const everySource = historyLines(`SQLite, every source (SOURCES=all, ${SOURCE_IDS.length} sources)`, PEAK_RSS_MB.everySource, everyFigures);
 
   const markdown = formatReport({
     quick,
@@ -397,6 +407,7 @@ async function main(): Promise<void> {
       `The disk under the quota: a 4 KiB write + fsync in the benchmark's data directory, what each quota commit (one per batch of requests) waits for before its batch is answered: ${syncText}`,
       `Server start with the full history loaded (spawn → first answer): ${measured.map(({ config, startMs }) => `${config}: ${startMs.toFixed(0)} ms`).join('; ')}`,
       ...measured.map((m) => `Quota exactness — ${exactnessLine(m)}`),
+      ...measured.map(({ config, peakMb }) => `${config}: the server's peak RSS (VmHWM${config.includes('WORKERS') ? ', its workers added' : ''}) through every route and the exactness check: ${peakMb.toFixed(0)} MB`),
       ...history.facts,
       `Every source enabled: the banks' recorded files (${bankValues} values) ingested in ${banksMs.toFixed(0)} ms; that server's start with everything loaded (spawn → first answer): ${everyFigures.startMs.toFixed(0)} ms`,
       ...everySource.facts,
@@ -414,6 +425,7 @@ async function main(): Promise<void> {
           exactness: measured,
         }),
         ...dropInLines(rows.filter((row) => row.config === judgedName)),
+        ...measured.flatMap(({ config, peakMb, peakLimitMb }) => (peakLimitMb === undefined ? [] : [peakRssLine(`${config}, every route`, peakMb, peakLimitMb)])),
         ...history.targets,
         ...everySource.targets,
       ],

@@ -8,6 +8,7 @@ const row: Row = {
   summary: { requestsPerSecond: 15000.4, p50: 3.04, p99: 8.2, p999: 14.2, cpuUsPerRequest: 47.26, generatorCpuUsPerRequest: 33.84 },
   baseline: { requestsPerSecond: 25000, p50: 1.8, p99: 5.51, p999: 8 },
   roundRatios: [0.6349, 0.5201, 0.7],
+  roundCpuRatios: [],
   rssMb: 95.4,
 };
 
