@@ -3,6 +3,7 @@ import { isValidIsoDate } from '../../domain/calendar-date.js';
 import { ratesBetween, type RateRange } from '../../domain/range-queries.js';
 import { latestRates, ratesAsOf, type RateSet, type RateSetQuery } from '../../domain/rate-queries.js';
 import { defineEndpoint } from '../endpoints/endpoint.js';
+import { sourcesEndpoint } from '../endpoints/sources.js';
 import { closing, code, CODE_LIST, dateParams, MESSAGES, placesOf, text } from '../endpoints/parameters.js';
 import { code as codeText, isoDate } from '../openapi/response-schemas.js';
 import { dropInResponses, OXR } from './dialects.js';
@@ -10,7 +11,7 @@ import { dayTimestamp, ratesByDay, ratesJson } from './json-numbers.js';
 
 /** What every OXR answer opens with; ours say where the figures come from. */
 export const OXR_PREAMBLE =
-  '"disclaimer":"Reference rates of the central banks this service reads (GET /api/v1/sources), exact to 6 places; no warranty.",' +
+  `"disclaimer":"Reference rates of the central banks this service reads (GET ${sourcesEndpoint.path}), exact to 6 places; no warranty.",` +
   '"license":"Published by those banks under their own terms; served by this self-hosted currency-rates instance."';
 
 /** OXR's key parameter: documented here, read by the key hook (drop-in-keys.ts). */

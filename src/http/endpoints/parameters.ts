@@ -3,6 +3,7 @@ import { isValidIsoDate } from '../../domain/calendar-date.js';
 import { NUMERIC_STRING } from '../../domain/money.js';
 import type { DateRange } from '../../domain/range-queries.js';
 import type { RateSetQuery } from '../../domain/rate-queries.js';
+import { sourcesEndpoint } from './sources.js';
 
 /** SPEC §7's validation messages, verbatim. */
 export const MESSAGES = {
@@ -44,7 +45,7 @@ const precision = text(PRECISION, MESSAGES.precision)
   .meta({ example: '6' })
   .describe('Fractional digits of every rate and result, 0 to 12 (default 6), rounded once half-up');
 
-const SOURCE_DESCRIPTION = 'The id of one enabled source (GET /api/v1/sources): the rates of that source alone (default: each from the first source that has it)';
+const SOURCE_DESCRIPTION = `The id of one enabled source (GET ${sourcesEndpoint.path}): the rates of that source alone (default: each from the first source that has it)`;
 
 /** DECISIONS §15: the message naming the enabled source ids, in priority order. */
 export const sourceMessage = (ids: readonly string[]) => `source must be one of: ${ids.join(', ')}`;

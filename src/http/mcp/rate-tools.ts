@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { positiveAmount } from '../../domain/money.js';
 import { fluctuation, ratesBetween } from '../../domain/range-queries.js';
 import { conversion, conversionPlan, latestRates, ratesOn } from '../../domain/rate-queries.js';
-import { Conversion } from '../endpoints/convert.js';
-import { CurrencyList } from '../endpoints/currencies.js';
+import { Conversion, convertEndpoint } from '../endpoints/convert.js';
+import { CurrencyList, currenciesEndpoint } from '../endpoints/currencies.js';
 import type { RatesData } from '../endpoints/endpoint.js';
 import { Fluctuation } from '../endpoints/fluctuation.js';
-import { RateSet } from '../endpoints/latest-rates.js';
+import { latestRatesEndpoint, RateSet } from '../endpoints/latest-rates.js';
 import { convertQuery, dateParams, dateRangeOf, placesOf, rangeParams, rateSetOf, rateSetQuery } from '../endpoints/parameters.js';
 import { RateRange } from '../endpoints/rate-range.js';
-import { sourceEntry, SourceList } from '../endpoints/sources.js';
+import { sourceEntry, SourceList, sourcesEndpoint } from '../endpoints/sources.js';
 import { validateParts, type AppRules } from '../endpoints/validate-parts.js';
 import type { Turns } from '../taking-turns.js';
 import { rangeInTurns } from './range-in-turns.js';
@@ -100,7 +100,7 @@ const convertTool: RateTool = {
   title: 'Convert an amount',
   description:
     'Converts an amount from one currency into another at the latest rates, or at those of `date` exactly. ' +
-    'result = amount × rate, computed in exact decimals and rounded once, half-up, to 6 decimals (or `precision`). Same answer as GET /api/v1/convert.',
+    `result = amount × rate, computed in exact decimals and rounded once, half-up, to 6 decimals (or \`precision\`). Same answer as GET ${convertEndpoint.path}.`,
   input: leniently(
     z.object({
       amount: z
@@ -133,7 +133,7 @@ const ratesTool: RateTool = {
   title: 'Exchange rates',
   description:
     'The rates of every served currency (or of `symbols`) against `base` on the latest day on which they all have ' +
-    'rates, or on `date` exactly (a weekend or holiday has none). Same answer as GET /api/v1/rates/latest and /rates/{date}.',
+    `rates, or on \`date\` exactly (a weekend or holiday has none). Same answer as GET ${latestRatesEndpoint.path} and /rates/{date}.`,
   input: leniently(z.object({ base, symbols, date: day('The day of the rates, YYYY-MM-DD (default: the latest)').optional(), source, precision })),
   output: answerOf(RateSet),
   async answer({ data: { ratesOf, tracked }, rules }, args) {
@@ -192,7 +192,7 @@ const fluctuationTool: RateTool = {
 const currenciesTool: RateTool = {
   name: 'currencies',
   title: 'Served currencies',
-  description: 'Every currency served, sorted by code, with its English name and symbol, under `currencies`. Same list as GET /api/v1/currencies.',
+  description: `Every currency served, sorted by code, with its English name and symbol, under \`currencies\`. Same list as GET ${currenciesEndpoint.path}.`,
   input: z.object({}),
   output: z.object({ currencies: CurrencyList }),
   answer: async ({ data: { tracked } }) => whole({ currencies: tracked.list }),
@@ -203,7 +203,7 @@ const sourcesTool: RateTool = {
   title: 'Rate sources',
   description:
     'Each central bank the rates come from, in priority order, with the currencies and days stored of it, under `sources`. ' +
-    'Same list as GET /api/v1/sources.',
+    `Same list as GET ${sourcesEndpoint.path}.`,
   input: z.object({}),
   output: z.object({ sources: SourceList }),
   answer: async ({ data: { snapshot, sources } }) => whole({ sources: sources.map((source) => sourceEntry(source, snapshot.spanOf(source.id))) }),

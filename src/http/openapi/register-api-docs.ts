@@ -7,6 +7,7 @@ import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-ty
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './docs-paths.js';
 import { requestHeadersDoc } from './route-docs.js';
+import { METHOD_NOT_ALLOWED_EXAMPLE } from './response-schemas.js';
 
 const packageJson = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
@@ -108,7 +109,7 @@ export function registerOpenApi(app: FastifyInstance): void {
         responses: {
           MethodNotAllowed: {
             description:
-              'Any method other than GET, HEAD or OPTIONS on an API path (`Cannot POST /api/v1/convert`); ' +
+              `Any method other than GET, HEAD or OPTIONS on an API path (\`${METHOD_NOT_ALLOWED_EXAMPLE}\`); ` +
               'answered before authentication, not counted',
             headers: { Allow: { schema: { type: 'string', enum: ['GET, HEAD'] } } },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/MethodNotAllowed' } } },

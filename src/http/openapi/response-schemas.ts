@@ -86,9 +86,10 @@ export const NotFound = stringError('NotFound', 404, 'Not Found', 'No data for t
   'No exchange rate data available between 2026-04-11 and 2026-04-12',
 ]);
 
-export const MethodNotAllowed = stringError('MethodNotAllowed', 405, 'Method Not Allowed', 'A method other than GET, HEAD or OPTIONS', [
-  'Cannot POST /api/v1/convert',
-]);
+/** What a 405 says, for one URL of the API (a URL, not a route: each route's path is written once, in its endpoint). */
+export const METHOD_NOT_ALLOWED_EXAMPLE = 'Cannot POST /api/v1/rates/2026-04-13';
+
+export const MethodNotAllowed = stringError('MethodNotAllowed', 405, 'Method Not Allowed', 'A method other than GET, HEAD or OPTIONS', [METHOD_NOT_ALLOWED_EXAMPLE]);
 
 /** SPEC §7: the 429 body has no `error` field. */
 export const QuotaExceeded = z
