@@ -50,10 +50,16 @@ export class Day {
     return gives(only, code) && gives(only, terms.pivot) && terms.tracked.has(code);
   }
 
+  /** The tracked codes it has a rate for, the pivot among them. */
+  codes(): string[] {
+    const { only } = this;
+    if (only === undefined) return [...this.servedBy.keys()];
+    return codesOf(only).filter((code) => this.has(code));
+  }
+
   /** How many tracked codes it has a rate for, the pivot among them (counted when asked: a metric reads it). */
   get size(): number {
-    const layers = this.only === undefined ? this.layers : [this.only];
-    return [...new Set(layers.flatMap(codesOf))].filter((code) => this.has(code)).length;
+    return this.codes().length;
   }
 
   /** The rate of `code` per one unit of the pivot, exact; undefined when the day has none. */

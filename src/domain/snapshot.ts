@@ -10,7 +10,7 @@ export class RatesSnapshot {
   /** Oldest first: ranges read it forwards, "latest" backwards from `today`. */
   private readonly oldestFirst: readonly Day[];
   /** By code: the positions in oldestFirst of the days quoting it, made on first use. */
-  private readonly positionsByCode = new Map<string, Int32Array>();
+  private positionsByCode: ReadonlyMap<string, Int32Array> | undefined;
   /** latestWith's answers for this snapshot, by the sorted set of codes asked for. */
   private readonly latestByCodes = new Map<string, Day | undefined>();
 
@@ -88,16 +88,23 @@ export class RatesSnapshot {
   }
 
   private positionsOf(code: string): Int32Array {
-    let positions = this.positionsByCode.get(code);
-    if (positions === undefined) {
-      const quoting: number[] = [];
-      this.oldestFirst.forEach((day, i) => {
-        if (day.has(code)) quoting.push(i);
-      });
-      // Bounded by the codes a request may name: the tracked ones, checked before any lookup.
-      this.positionsByCode.set(code, (positions = Int32Array.from(quoting)));
-    }
-    return positions;
+    return (this.positionsByCode ??= this.indexByCode()).get(code) ?? NO_POSITIONS;
+  }
+
+  /**
+   * Every code's positions, in one pass over the days (a pass per code read every day's codes
+   * once per currency). Bounded by the tracked codes: only those a day has are listed.
+   */
+  private indexByCode(): Map<string, Int32Array> {
+    const lists = new Map<string, number[]>();
+    this.oldestFirst.forEach((day, i) => {
+      for (const code of day.codes()) {
+        const list = lists.get(code);
+        if (list === undefined) lists.set(code, [i]);
+        else list.push(i);
+      }
+    });
+    return new Map([...lists].map(([code, list]) => [code, Int32Array.from(list)]));
   }
 
   /** How many days come before `date` (with `orAt`, before it or on it): a binary search. */
@@ -146,6 +153,8 @@ export class RatesSnapshot {
     return day;
   }
 }
+
+const NO_POSITIONS = new Int32Array(0);
 
 /** The index of the first of the sorted `values` at or above `value`. */
 function lowerBound(values: Int32Array, value: number): number {
