@@ -11,7 +11,10 @@ import type { TrackedCurrencies } from './domain/currencies.js';
 import { systemClock, type Clock } from './domain/quota.js';
 import type { SourceDescription } from './domain/source-values.js';
 import { clientErrorHandler, Exchanges } from './http/client-errors.js';
-import { dropInEndpoints, dropInRoutes } from './http/drop-in/drop-in-routes.js';
+import { OXR, speaking } from './http/drop-in/dialects.js';
+import { authenticateDropIn } from './http/drop-in/drop-in-keys.js';
+import { dropInEndpoints, dropInFamilies } from './http/drop-in/drop-in-routes.js';
+import { oxrCurrenciesRoute } from './http/drop-in/oxr-account.js';
 import { API_ENDPOINTS } from './http/endpoints/api-endpoints.js';
 import { registerErrorHandling } from './http/errors.js';
 import { frameworkErrors } from './http/framework-errors.js';
@@ -165,7 +168,20 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (mcp) => {
     mcpRoutes(mcp, { ...served, keys: deps.keys, quota });
   });
-  // DECISIONS §16: other services' paths, with the same keys, quota and answers in their shapes.
-  dropInRoutes(app, { ...served, keys: deps.keys, compatKey: deps.config.compatKey !== undefined, countRequest: counting });
+  // DECISIONS §16: other services' paths, with the same keys, quota and answers in their shapes:
+  // each family its peer's error shape, then its own key rules, then the quota (http/drop-in/).
+  for (const family of dropInFamilies(deps.keys, deps.config.compatKey !== undefined)) {
+    app.register(async (scope) => {
+      scope.addHook('onRequest', speaking(family.dialect));
+      scope.addHook('onRequest', authenticateDropIn(family.keys));
+      scope.addHook('onRequest', counting);
+      apiRoutes(scope, served, family.endpoints);
+    });
+  }
+  // OXR serves its currency list to anyone: no key, not counted.
+  app.register(async (open) => {
+    open.addHook('onRequest', speaking(OXR));
+    oxrCurrenciesRoute(open, served);
+  });
   return app;
 }

@@ -4,6 +4,7 @@ import { NUMERIC_STRING } from '../../domain/money.js';
 import type { DateRange } from '../../domain/range-queries.js';
 import type { RateSetQuery } from '../../domain/rate-queries.js';
 import { sourcesEndpoint } from './sources.js';
+import { AppRules } from './validate-parts.js';
 
 /** SPEC §7's validation messages, verbatim. */
 export const MESSAGES = {
@@ -58,9 +59,9 @@ export const sourceMessage = (ids: readonly string[]) => `source must be one of:
 const source = z.string().optional().describe(SOURCE_DESCRIPTION);
 
 /** The app's own rule for `source`: one of `ids`, a single value (DECISIONS §2: a repeat fails). */
-export function sourceRules(ids: readonly string[]): { source: typeof source } {
+export function sourceRules(ids: readonly string[]): AppRules {
   const message = sourceMessage(ids);
-  return { source: z.string({ error: message }).refine((id) => ids.includes(id), { error: message }).optional().describe(SOURCE_DESCRIPTION) };
+  return new AppRules({ source: z.string({ error: message }).refine((id) => ids.includes(id), { error: message }).optional().describe(SOURCE_DESCRIPTION) });
 }
 
 /**

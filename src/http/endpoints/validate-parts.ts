@@ -6,25 +6,27 @@ export type Validated<P, Q> = { ok: true; params: P; query: Q } | { ok: false; e
 
 /**
  * Rules that depend on the app's configuration (the enabled sources: parameters.ts, sourceRules),
- * each taking the place of the query rule of the same name, where it stands in the 400 array.
+ * each taking the place of the query rule of the same name, where it stands in the 400 array. One
+ * per app, holding each query schema with its rules in place, made once: zod compiles a schema on
+ * first use, and the schemas are the endpoints' own, a fixed few.
  */
-export type AppRules = Readonly<Record<string, z.ZodType>>;
+export class AppRules {
+  private readonly ruled = new Map<z.ZodType, z.ZodType>();
 
-/** Each query schema with an app's rules in place, made once per schema and app (zod compiles a schema on first use). */
-const withRules = new WeakMap<z.ZodType, WeakMap<AppRules, z.ZodType>>();
+  constructor(private readonly rules: Readonly<Record<string, z.ZodType>>) {}
 
-function ruled(schema: z.ZodType, rules: AppRules | undefined): z.ZodType {
-  if (rules === undefined || !(schema instanceof z.ZodObject)) return schema;
-  let ofSchema = withRules.get(schema);
-  if (!ofSchema) withRules.set(schema, (ofSchema = new WeakMap()));
-  let made = ofSchema.get(rules);
-  if (!made) {
-    const own = Object.entries(rules).filter(([name]) => name in schema.shape);
-    // safeExtend keeps each replaced key where it stood, so the messages keep their order.
-    made = own.length === 0 ? schema : schema.safeExtend(Object.fromEntries(own));
-    ofSchema.set(rules, made);
+  /** `schema` with these rules in place of its own of the same names. */
+  in(schema: z.ZodType): z.ZodType {
+    if (!(schema instanceof z.ZodObject)) return schema;
+    let made = this.ruled.get(schema);
+    if (!made) {
+      const own = Object.entries(this.rules).filter(([name]) => name in schema.shape);
+      // safeExtend keeps each replaced key where it stood, so the messages keep their order.
+      made = own.length === 0 ? schema : schema.safeExtend(Object.fromEntries(own));
+      this.ruled.set(schema, made);
+    }
+    return made;
   }
-  return made;
 }
 
 /**
@@ -50,7 +52,7 @@ export function validateParts(
   const parsed = { params, query };
   for (const [part, schema, input] of [
     ['params', schemas.params, params],
-    ['query', schemas.querystring && ruled(schemas.querystring, rules), query],
+    ['query', schemas.querystring && (rules ? rules.in(schemas.querystring) : schemas.querystring), query],
   ] as const) {
     if (!schema) continue;
     const result = schema.safeParse(input ?? {});

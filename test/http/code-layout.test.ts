@@ -5,8 +5,10 @@ import { test } from 'node:test';
 import { API_ENDPOINTS } from '../../src/http/endpoints/api-endpoints.js';
 
 /**
- * An endpoint's path is written once, in its module: routes, the OpenAPI document, 405s and the
- * tools' texts all take it from there, so a path changed in one place cannot leave another behind.
+ * Where things are written in src/: an endpoint's path once, in its module (routes, the OpenAPI
+ * document, 405s and the tools' texts take it from there, so a path changed in one place cannot
+ * leave another behind); the request's chain of hooks in app.ts, from src/http/hooks/; and no
+ * state held per module in the HTTP layer, where two apps in one process must not share any.
  */
 const SRC = new URL('../../src/', import.meta.url).pathname;
 
@@ -27,4 +29,14 @@ test('each API path is written once in the code of src/, as a string of its own'
     const places = sources.flatMap(({ name, text }) => [...text.matchAll(literal)].map(() => name));
     assert.deepEqual(places.length, 1, `${path} is written in ${places.length} places: ${places.join(', ')}`);
   }
+});
+
+test('hooks are added in app.ts alone, where the whole chain is listed in order', () => {
+  const adding = sources.filter(({ text }) => /\.addHook\(/.test(text)).map(({ name }) => name);
+  assert.deepEqual(adding, ['app.ts']);
+});
+
+test('no module of src/http holds a WeakMap of its own at the top level', () => {
+  const held = sources.filter(({ name, text }) => name.startsWith('http/') && /^(export )?(const|let) \w+ = new WeakMap/m.test(text)).map(({ name }) => name);
+  assert.deepEqual(held, []);
 });
