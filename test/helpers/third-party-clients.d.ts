@@ -27,4 +27,6 @@ declare module 'exchange-rates-api' {
     fetch(): Promise<number | Record<string, number>>;
   }
   export function exchangeRates(): ExchangeRates;
+  /** amount × the rate of `to` in `from` (latest, or on `date`), multiplied in the client's floats. */
+  export function convert(amount: number, from: string, to: string, date?: string | Date): Promise<number>;
 }

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { exchangeRates } from 'exchange-rates-api';
+import { convert, exchangeRates } from 'exchange-rates-api';
 import oxr from 'oxr';
 import { startDropInServer, usedBy } from '../../helpers/drop-in-expect.js';
 
 /**
  * Real client code, unchanged, pointed at the service (DECISIONS §16): the npm packages `oxr`
  * (by its own hostname/protocol/port options, with an app_id) and `exchange-rates-api` (by its own
- * setApiBaseUrl, for the calls it shares with Frankfurter v1; it sends no key, so COMPAT_KEY
- * carries them), and the requests Sure's Frankfurter provider makes. Each value asserted is the
+ * setApiBaseUrl, for the calls it shares with Frankfurter v1, and for its convert(), which has no
+ * such setting, by its host rewritten; it sends no key, so COMPAT_KEY carries them), and the
+ * requests Sure's Frankfurter provider makes. Each value asserted is the
  * native API's exact string for the same question, read as a number, and is checked against it:
  * both ways are asked, both answer.
  */
@@ -72,6 +73,31 @@ test('the third-party clients read exact values from the drop-in paths', async (
   await t.test('when exchange-rates-api asks a Sunday, then the Friday before', async () => {
     const rates = await exchangeRates().setApiBaseUrl(`${server.url}/v1`).at('2026-04-12').symbols(['USD', 'GBP']).fetch();
     assert.deepEqual(rates, { GBP: 0.87105, USD: 1.1711 });
+  });
+
+  await t.test('when exchange-rates-api\'s own convert() asks, its hard-wired host alone rewritten, then the amount at the exact rate', async () => {
+    // convert() makes its own client on https://api.ratesapi.io, with no base-URL setting: the
+    // fetch it calls (the global one) gets that origin replaced by the service's Frankfurter v1 paths.
+    const realFetch = globalThis.fetch;
+    const asked: string[] = [];
+    globalThis.fetch = (input, init) => {
+      const url = String(input);
+      asked.push(url);
+      return realFetch(url.replace(/^https:\/\/api\.ratesapi\.io\//, `${server.url}/v1/`), init);
+    };
+    try {
+      const latest = await convert(250, 'USD', 'JPY');
+      const friday = await convert(1000, 'GBP', 'HUF', '2026-04-12');
+      assert.deepEqual(asked, ['https://api.ratesapi.io/latest?base=USD&symbols=JPY', 'https://api.ratesapi.io/2026-04-12?base=GBP&symbols=HUF']);
+      // The client multiplies in its own floats: the amount times the rate the service wrote.
+      assert.equal(await native('USD', 'JPY'), '159.833961');
+      assert.equal(latest, 250 * 159.833961);
+      // A Sunday: Friday 2026-04-10's rate, 377.2 / 0.87105 = 433.04058320…
+      assert.equal(await native('GBP', 'HUF', '2026-04-10'), '433.040583');
+      assert.equal(friday, 1000 * 433.040583);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 
   await t.test('when Sure\'s Frankfurter provider asks one pair on a date and a range, then the exact values', async () => {
