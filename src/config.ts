@@ -75,7 +75,7 @@ const schema = z.object({
   // Read only to say that it is no longer used (Config.notices); still refused when malformed.
   INGEST_SCHEDULE_SOURCE: z.enum(['ecb-daily', 'ecb-90d', 'ecb-hist']).optional(),
   REFRESH_INTERVAL_MS: integer(100, 5000).default(1000),
-  RESPONSE_CACHE_MB: integer(1, 4096).default(24),
+  RESPONSE_CACHE_MB: integer(1, 4096).default(8),
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), 'must be a redis:// or rediss:// URL')

@@ -11,3 +11,68 @@ export function decodeDayRates(encoded: string, keep: (code: string) => boolean)
   }
   return rates;
 }
+
+/** `;` and `=`, the separators of an encoded day. */
+const PAIRS = 59;
+const EQUALS = 61;
+
+/**
+ * An encoded day read in place, as a map from code to value: nothing is decoded ahead, so a
+ * server holding the whole history holds one string a day, however many of its days answers read.
+ * `keep`: the codes it has (others in the text are left out), as decodeDayRates keeps them.
+ */
+export class EncodedDayRates implements ReadonlyMap<string, string> {
+  constructor(
+    private readonly encoded: string,
+    private readonly keep: (code: string) => boolean,
+  ) {}
+
+  get(code: string): string | undefined {
+    const at = code.length === 3 && this.keep(code) ? this.pairOf(code) : -1;
+    if (at < 0) return undefined;
+    const end = this.encoded.indexOf(';', at + 4);
+    return this.encoded.slice(at + 4, end < 0 ? undefined : end);
+  }
+
+  has(code: string): boolean {
+    return code.length === 3 && this.keep(code) && this.pairOf(code) >= 0;
+  }
+
+  /** Where `code`'s pair starts: the text's start or after `;`, the code then `=` (a value holds no letters). */
+  private pairOf(code: string): number {
+    const text = this.encoded;
+    for (let at = text.indexOf(code); at >= 0; at = text.indexOf(code, at + 1)) {
+      if ((at === 0 || text.charCodeAt(at - 1) === PAIRS) && text.charCodeAt(at + 3) === EQUALS) return at;
+    }
+    return -1;
+  }
+
+  get size(): number {
+    let size = 0;
+    for (const _ of this.entries()) size++;
+    return size;
+  }
+
+  *entries(): MapIterator<[string, string]> {
+    for (const pair of this.encoded.split(';')) {
+      const code = pair.slice(0, 3);
+      if (pair.charCodeAt(3) === EQUALS && this.keep(code)) yield [code, pair.slice(4)];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [code] of this.entries()) yield code;
+  }
+
+  *values(): MapIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: string, code: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
+    for (const [code, value] of this.entries()) callback.call(thisArg, value, code, this);
+  }
+}

@@ -1,4 +1,4 @@
-import { decodeDayRates } from './day-encoding.js';
+import { EncodedDayRates } from './day-encoding.js';
 import { decimal, ONE, quotient, ratio, type Ratio } from './money.js';
 
 /**
@@ -91,20 +91,22 @@ export function eurRates(day: SourceDayValues): Map<string, Ratio> | undefined {
 }
 
 /**
- * A source's day as stored (`USD=3.6056;EUR=4.2304`, day-encoding.ts), decoded on first use: a
- * server holds each source's whole history as one string a day, and most requests only ever
- * touch the newest days. `keep`: the codes worth decoding (a server's tracked ones and EUR).
+ * A source's day as stored (`USD=3.6056;EUR=4.2304`, day-encoding.ts), read in place: a server
+ * holds each source's whole history as one string a day, and an answer reading a day decodes
+ * only the values it needs, never keeping them. `keep`: the codes it gives (a server's tracked ones and EUR).
  */
 export class StoredSourceDay implements SourceDayValues {
-  private decoded: ReadonlyMap<string, string> | undefined;
+  readonly values: ReadonlyMap<string, string>;
 
   constructor(
     private readonly of: DaySource,
     readonly date: string,
     /** The day's values as the store encoded them. */
     readonly rates: string,
-    private readonly keep: (code: string) => boolean = () => true,
-  ) {}
+    keep: (code: string) => boolean = () => true,
+  ) {
+    this.values = new EncodedDayRates(rates, keep);
+  }
 
   get source(): string {
     return this.of.id;
@@ -120,9 +122,5 @@ export class StoredSourceDay implements SourceDayValues {
 
   get termsByCode(): ReadonlyMap<string, FigureTerms> | undefined {
     return this.of.termsByCode;
-  }
-
-  get values(): ReadonlyMap<string, string> {
-    return (this.decoded ??= decodeDayRates(this.rates, this.keep));
   }
 }

@@ -45,7 +45,7 @@ export class ResponseCache {
   private held = 0;
   private reserved = 0;
 
-  constructor(readonly maxSize = 24 * 1024 * 1024) {}
+  constructor(readonly maxSize = 8 * 1024 * 1024) {}
 
   get(version: number, key: string): Kept | undefined {
     return version === this.version ? this.entries.get(key) : undefined;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { KeyCache } from '../../live/key-cache.js';
@@ -9,7 +8,6 @@ import { authenticate } from '../hooks/authenticate.js';
 import { quotaCounter, type QuotaDeps } from '../hooks/count-request.js';
 import { ratesDataOf, type RatesData } from '../endpoints/endpoint.js';
 import type { ApiRouteDeps } from '../routes/api-routes.js';
-import { rateToolsServer } from './rate-tools-server.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -24,6 +22,22 @@ export interface McpRouteDeps extends Pick<ApiRouteDeps, 'view' | 'sources' | 't
 
 /** The server's version, as initialize reports it. */
 const VERSION = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'))).version;
+
+/** The SDK's transport and the tools' server built on the SDK. */
+type Sdk = [typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('./rate-tools-server.js')];
+let sdk: Promise<Sdk> | undefined;
+
+/**
+ * Loaded on the first POST /mcp: a server no agent calls never holds the MCP SDK (its code and
+ * its zod schemas are megabytes of heap). A load that failed is tried again by the next call.
+ */
+function loadSdk(): Promise<Sdk> {
+  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('./rate-tools-server.js')]).catch((err: unknown) => {
+    sdk = undefined;
+    throw err;
+  });
+  return sdk;
+}
 
 /** The JSON-RPC error the SDK's stateless examples answer GET and DELETE with. */
 const METHOD_NOT_ALLOWED = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
@@ -70,6 +84,7 @@ export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
   app.post(MCP_PATH, { bodyLimit: MCP_BODY_LIMIT, onRequest: authenticate(deps.keys) }, async (request, reply) => {
     const key = request.quotaKey;
     if (key === undefined) throw new Error('the MCP route runs after authenticate');
+    const [{ WebStandardStreamableHTTPServerTransport }, { rateToolsServer }] = await loadSdk();
     const server = rateToolsServer(key, { data, rules, turns, charge, version: VERSION }, request.log);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -1,8 +1,22 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXmlParser from 'fast-xml-parser';
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
 
 export type XmlNode = Record<string, unknown>;
+
+/**
+ * fast-xml-parser, loaded by the first document parsed: every adapter imports this module, and a
+ * server that only serves (or ingests the ECB alone) never holds the parser. Loaded synchronously,
+ * so parsing stays a plain function.
+ */
+let fastXmlParser: typeof FastXmlParser | undefined;
+const loadModule = createRequire(import.meta.url);
+function xmlParser(): typeof FastXmlParser {
+  const loaded: typeof FastXmlParser = fastXmlParser ?? loadModule('fast-xml-parser');
+  fastXmlParser = loaded;
+  return loaded;
+}
 
 /**
  * A bank's XML document as plain objects (see parseBankXml), its bytes decoded strictly in the
@@ -23,6 +37,7 @@ export function readBankXml(bytes: Buffer, origin: string, repeated: readonly st
 export function parseBankXml(text: string, origin: string, repeated: readonly string[]): XmlNode {
   if (/<!doctype/i.test(text)) throw new IngestFormatError(`${origin}: holds a DOCTYPE declaration; the bank's files have none, refusing the file`);
   const body = text.trimStart();
+  const { XMLParser, XMLValidator } = xmlParser();
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw new IngestFormatError(`${origin}: malformed XML at line ${valid.err.line}: ${valid.err.msg.slice(0, 200)}`);
   const parser = new XMLParser({

@@ -1,6 +1,19 @@
-import { parse } from 'lossless-json';
+import { createRequire } from 'node:module';
+import type * as LosslessJson from 'lossless-json';
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
+
+/**
+ * lossless-json, loaded by the first document parsed: every JSON adapter imports this module, and
+ * a server that only serves never holds the parser. Loaded synchronously: parsing stays a plain function.
+ */
+let losslessJson: typeof LosslessJson | undefined;
+const loadModule = createRequire(import.meta.url);
+function jsonParser(): typeof LosslessJson {
+  const loaded: typeof LosslessJson = losslessJson ?? loadModule('lossless-json');
+  losslessJson = loaded;
+  return loaded;
+}
 
 /**
  * JSON as the banks send it, every number kept as the text written (DECISIONS §9: never through a
@@ -12,7 +25,7 @@ import { showValue } from '../rate-value.js';
 export function readExactJson(bytes: Buffer, origin: string): unknown {
   const text = decodeUtf8(bytes, origin);
   try {
-    return parse(text, null, (written) => new JsonNumber(written));
+    return jsonParser().parse(text, null, (written) => new JsonNumber(written));
   } catch (err) {
     // Deep nesting can overflow the stack (RangeError): as malformed as any other bad input.
     const reason = err instanceof Error ? err.message : String(err);
