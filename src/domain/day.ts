@@ -52,9 +52,10 @@ export class Day {
 
   /** The tracked codes it has a rate for, the pivot among them. */
   codes(): string[] {
-    const { only } = this;
+    const { only, terms } = this;
     if (only === undefined) return [...this.servedBy.keys()];
-    return codesOf(only).filter((code) => this.has(code));
+    // `has` for every code the one layer gives at once: served when tracked, if it gives the pivot.
+    return gives(only, terms.pivot) ? codesOf(only).filter((code) => terms.tracked.has(code)) : [];
   }
 
   /** How many tracked codes it has a rate for, the pivot among them (counted when asked: a metric reads it). */
