@@ -86,7 +86,7 @@ test(
   { skip: skipWithoutChromium(), timeout: 60_000 },
   async (t) => {
     const server = await startTestServer(t, { ingest: ['hist.csv'] });
-    const { page } = await openBrowser(t, server.url);
+    const { page, close } = await openBrowser(t, server.url);
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
@@ -111,5 +111,6 @@ test(
     assert.equal(ran, false, 'an inline script is refused');
     await page.waitForTimeout(100);
     assert.ok(violations.some((text) => /script-src/.test(text)), `the refusal is reported: ${violations.join(' | ')}`);
+    await close(); // before the server stops: see openBrowser
   },
 );

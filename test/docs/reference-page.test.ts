@@ -34,7 +34,7 @@ test(
   async (t) => {
     const server = await startTestServer(t, { ingest: ['hist.csv'] });
     // Offline for real: anything not addressed to the server is refused and remembered.
-    const { page, elsewhere } = await openBrowser(t, server.url);
+    const { page, elsewhere, close } = await openBrowser(t, server.url);
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(`${server.url}/docs`);
@@ -77,5 +77,6 @@ test(
     const target = process.env.UPDATE_SCREENSHOT === '1' ? SCREENSHOT : join(tempDir(t), 'reference-page.png');
     mkdirSync(join(target, '..'), { recursive: true });
     await page.screenshot({ path: target, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom + 16) } });
+    await close(); // before the server stops: see openBrowser
   },
 );

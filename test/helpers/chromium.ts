@@ -22,6 +22,13 @@ export interface OpenBrowser {
   page: Page;
   /** Every URL the pages asked for outside `serverUrl`: refused, and listed here. */
   elsewhere: string[];
+  /**
+   * Closes the browser; the test's after hook calls it again (then a no-op). Call it once the
+   * pages are done: after hooks run in the order they were added, so the server's stop runs
+   * first, and a connection Chromium opened ahead and never used would hold that stop for its
+   * whole 25 s allowance (DECISIONS §11 keeps every accepted connection open for a request).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -47,10 +54,10 @@ export async function openBrowser(t: TestContext, serverUrl: string, viewport = 
     ],
     viewport,
   });
-  t.after(async () => {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= browser.close().then(() => rmSync(profile, { recursive: true, force: true })));
+  t.after(close);
   const elsewhere: string[] = [];
   await browser.route('**/*', (route) => {
     const url = route.request().url();
@@ -58,5 +65,5 @@ export async function openBrowser(t: TestContext, serverUrl: string, viewport = 
     elsewhere.push(url);
     return route.abort();
   });
-  return { browser, page: browser.pages()[0] ?? (await browser.newPage()), elsewhere };
+  return { browser, page: browser.pages()[0] ?? (await browser.newPage()), elsewhere, close };
 }

@@ -27,7 +27,7 @@ test(
     assert.equal(names.size, 160);
     const shown = (...codes: string[]) => codes.map((code) => `${code} ${names.get(code)!}`);
 
-    const { page, elsewhere } = await openBrowser(t, server.url);
+    const { page, elsewhere, close } = await openBrowser(t, server.url);
     page.setDefaultTimeout(15_000);
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
@@ -119,6 +119,7 @@ test(
       }
     });
 
+    await close(); // before the server stops: see openBrowser
     assert.deepEqual(elsewhere, [], 'the page asked for nothing outside the server');
     assert.deepEqual(problems, [], 'no script error, failed load or CSP violation');
   },

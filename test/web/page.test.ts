@@ -49,7 +49,7 @@ test(
       return answer.json as Json;
     };
     // Offline for real: anything not addressed to the server is refused and remembered.
-    const { browser, page, elsewhere } = await openBrowser(t, server.url);
+    const { browser, page, elsewhere, close } = await openBrowser(t, server.url);
     page.setDefaultTimeout(15_000);
     // A CSP violation is reported as a console error, as is any failed load.
     const problems: string[] = [];
@@ -214,6 +214,7 @@ test(
       await docs.close();
     });
 
+    await close(); // before the server stops: see openBrowser
     assert.deepEqual(elsewhere, [], 'the page asked for nothing outside the server');
     assert.deepEqual(problems, [], 'no script error, failed load or CSP violation');
     assert.deepEqual(refused, [401, 400], 'the only failed loads: the bad key, the negative amount');

@@ -54,7 +54,7 @@ test(
     };
     assert.equal(bank('nbp'), 'Narodowy Bank Polski (Poland)');
 
-    const { page, elsewhere } = await openBrowser(t, server.url);
+    const { page, elsewhere, close } = await openBrowser(t, server.url);
     page.setDefaultTimeout(15_000);
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
@@ -189,6 +189,7 @@ test(
       assert.deepEqual(sentSince(again), ['']);
     });
 
+    await close(); // before the server stops: see openBrowser
     assert.deepEqual(elsewhere, [], 'the page asked for nothing outside the server');
     assert.deepEqual(problems, [], 'no script error, failed load or CSP violation');
   },
