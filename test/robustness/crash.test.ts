@@ -91,9 +91,23 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
     const redis: Record<string, string> = backend === 'postgres+redis' ? { REDIS_URL: redisUrl(), REDIS_KEY_PREFIX: freshRedisPrefix(t) } : {};
     storeConfig = { databaseUrl: schema.url, ...(redis.REDIS_URL ? { redisUrl: redis.REDIS_URL, redisKeyPrefix: redis.REDIS_KEY_PREFIX! } : {}) };
     env = serviceEnv('unused', { DATABASE_URL: schema.url, ...redis });
-    writeStarted = async () =>
-      (await pgRows(schema.url, `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = '${schema.schema}' AND c.relname = 'source_rates' AND l.mode = 'RowExclusiveLock' AND l.granted`)).length > 0;
+    // One connection watches for the merge's lock: polled every 5 ms, a connection per poll would
+    // load the very server being watched, and time out on a busy machine.
+    let watcher: Promise<pg.Client> | undefined;
+    t.after(async () => {
+      if (watcher) await (await watcher).end();
+    });
+    writeStarted = async () => {
+      watcher ??= (async () => {
+        const client = new pg.Client({ connectionString: schema.url, connectionTimeoutMillis: 5000 });
+        client.on('error', () => {});
+        await client.connect();
+        return client;
+      })();
+      const { rows: locks } = await (await watcher).query(`SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = '${schema.schema}' AND c.relname = 'source_rates' AND l.mode = 'RowExclusiveLock' AND l.granted`);
+      return locks.length > 0;
+    };
     dump = async () => {
       const tables = await pgRows(schema.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");
       const parts: string[] = [];
