@@ -1,22 +1,12 @@
-import { createRequire } from 'node:module';
 import type * as FastXmlParser from 'fast-xml-parser';
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
+import { onFirstUse } from './on-first-use.js';
 
 export type XmlNode = Record<string, unknown>;
 
-/**
- * fast-xml-parser, loaded by the first document parsed: every adapter imports this module, and a
- * server that only serves (or ingests the ECB alone) never holds the parser. Loaded synchronously,
- * so parsing stays a plain function.
- */
-let fastXmlParser: typeof FastXmlParser | undefined;
-const loadModule = createRequire(import.meta.url);
-function xmlParser(): typeof FastXmlParser {
-  const loaded: typeof FastXmlParser = fastXmlParser ?? loadModule('fast-xml-parser');
-  fastXmlParser = loaded;
-  return loaded;
-}
+/** fast-xml-parser, loaded by the first document parsed: every XML adapter imports this module. */
+const xmlParser = onFirstUse<typeof FastXmlParser>('fast-xml-parser');
 
 /**
  * A bank's XML document as plain objects (see parseBankXml), its bytes decoded strictly in the

@@ -1,19 +1,10 @@
-import { createRequire } from 'node:module';
 import type * as LosslessJson from 'lossless-json';
 import { IngestFormatError } from '../parsed-day.js';
 import { showValue } from '../rate-value.js';
+import { onFirstUse } from './on-first-use.js';
 
-/**
- * lossless-json, loaded by the first document parsed: every JSON adapter imports this module, and
- * a server that only serves never holds the parser. Loaded synchronously: parsing stays a plain function.
- */
-let losslessJson: typeof LosslessJson | undefined;
-const loadModule = createRequire(import.meta.url);
-function jsonParser(): typeof LosslessJson {
-  const loaded: typeof LosslessJson = losslessJson ?? loadModule('lossless-json');
-  losslessJson = loaded;
-  return loaded;
-}
+/** lossless-json, loaded by the first document parsed: every JSON adapter imports this module. */
+const jsonParser = onFirstUse<typeof LosslessJson>('lossless-json');
 
 /**
  * JSON as the banks send it, every number kept as the text written (DECISIONS §9: never through a
