@@ -2,16 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import pino from 'pino';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
-import { TrackedCurrencies } from '../../src/domain/currencies.js';
-import { KeyCache } from '../../src/live/key-cache.js';
-import { RatesView } from '../../src/live/rates-view.js';
-import { openStores } from '../../src/storage/open-stores.js';
-import { StoreUnavailableError } from '../../src/storage/ports.js';
 import { renderOpenApiDocument } from '../../scripts/write-openapi.js';
+import { appWithBackendDown } from '../helpers/backend-down.js';
 import { answerOf, contract, type Json } from '../helpers/openapi-contract.js';
 import { read, startTestServer } from '../helpers/test-server.js';
 import { REPO_ROOT } from '../helpers/fixtures.js';
@@ -158,29 +150,10 @@ test('the OpenAPI document', async (t) => {
     }
 
     // 503: the same app factory over stores whose quota backend and readiness fail.
-    const stores = await openStores('sqlite::memory:');
-    t.after(() => stores.close());
-    const key = generateApiKey();
-    await stores.keys.create('test', hashApiKey(key), new Date());
-    const tracked = new TrackedCurrencies(loadConfig({}).currencies);
-    const keys = new KeyCache(stores.keys);
-    await keys.refresh();
-    const down = () => Promise.reject(new StoreUnavailableError('test: backend down'));
-    const app = buildApp({
-      config: loadConfig({}),
-      tracked,
-      view: new RatesView(stores.rates, tracked),
-      sources: [],
-      keys,
-      quota: { consume: down, usage: down },
-      readiness: { ping: down },
-      logger: pino({ level: 'silent' }),
-    });
-    t.after(() => app.close());
+    const down = await appWithBackendDown(t);
     for (const path of [...ENDPOINTS, '/ready']) {
       const url = urlOf(path);
-      const injected = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
-      const answer = { status: injected.statusCode, text: injected.body, headers: new Headers(injected.headers as Record<string, string>) };
+      const answer = await down.get(url);
       assert.equal(answer.status, 503, `${url}: ${answer.text}`);
       check.check(path, answer, `GET ${url} with the backend down`);
     }

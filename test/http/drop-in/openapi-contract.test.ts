@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import pino from 'pino';
-import { buildApp } from '../../../src/app.js';
-import { loadConfig } from '../../../src/config.js';
-import { generateApiKey, hashApiKey } from '../../../src/domain/api-keys.js';
-import { TrackedCurrencies } from '../../../src/domain/currencies.js';
-import { loadWebFiles } from '../../../src/http/routes/web-page.js';
-import { KeyCache } from '../../../src/live/key-cache.js';
-import { RatesView } from '../../../src/live/rates-view.js';
-import { openStores } from '../../../src/storage/open-stores.js';
-import { StoreUnavailableError } from '../../../src/storage/ports.js';
 import { DROP_IN_CURRENCIES, startDropInServer } from '../../helpers/drop-in-expect.js';
+import { appWithBackendDown } from '../../helpers/backend-down.js';
 import { answerOf, contract, type Json } from '../../helpers/openapi-contract.js';
-import { FIXTURES, read } from '../../helpers/test-server.js';
+import { read } from '../../helpers/test-server.js';
 
 /**
  * The drop-in paths in the OpenAPI document (DECISIONS §16): tagged apart from the native API,
@@ -90,30 +81,10 @@ test('the drop-in paths in the OpenAPI document and /docs', async (t) => {
     }
 
     // 503: the app factory over a quota store that cannot be reached.
-    const stores = await openStores('sqlite::memory:');
-    t.after(() => stores.close());
-    const key = generateApiKey();
-    await stores.keys.create('test', hashApiKey(key), new Date());
-    const tracked = new TrackedCurrencies(loadConfig({}).currencies);
-    const keys = new KeyCache(stores.keys);
-    await keys.refresh();
-    const down = () => Promise.reject(new StoreUnavailableError('test: backend down'));
-    const app = buildApp({
-      config: loadConfig({}),
-      tracked,
-      view: new RatesView(stores.rates, tracked),
-      sources: [],
-      keys,
-      quota: { consume: down, usage: down },
-      readiness: { ping: down },
-      logger: pino({ level: 'silent' }),
-      webFiles: loadWebFiles(`${FIXTURES}web-page/`),
-    });
-    t.after(() => app.close());
+    const down = await appWithBackendDown(t);
     for (const [path, urls] of Object.entries(URLS)) {
       if (path === '/api/currencies.json') continue;
-      const injected = await app.inject({ url: urls.ok, headers: { authorization: `Bearer ${key}` } });
-      const answer = { status: injected.statusCode, text: injected.body, headers: new Headers(injected.headers as Record<string, string>) };
+      const answer = await down.get(urls.ok);
       assert.equal(answer.status, 503, `${urls.ok}: ${answer.text}`);
       check.check(path, answer, `GET ${urls.ok} with the backend down`);
     }
