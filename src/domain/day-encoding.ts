@@ -3,14 +3,6 @@
  * snapshot. Codes are three letters and rates canonical decimals, so neither separator can occur
  * inside a value.
  */
-export function decodeDayRates(encoded: string, keep: (code: string) => boolean): Map<string, string> {
-  const rates = new Map<string, string>();
-  for (const pair of encoded.split(';')) {
-    const code = pair.slice(0, 3);
-    if (pair.charCodeAt(3) === 61 /* = */ && keep(code)) rates.set(code, pair.slice(4));
-  }
-  return rates;
-}
 
 /** `;` and `=`, the separators of an encoded day. */
 const PAIRS = 59;
@@ -19,7 +11,7 @@ const EQUALS = 61;
 /**
  * An encoded day read in place, as a map from code to value: nothing is decoded ahead, so a
  * server holding the whole history holds one string a day, however many of its days answers read.
- * `keep`: the codes it has (others in the text are left out), as decodeDayRates keeps them.
+ * `keep`: the codes it has (others in the text are left out).
  */
 export class EncodedDayRates implements ReadonlyMap<string, string> {
   constructor(

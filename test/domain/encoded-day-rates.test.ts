@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { decodeDayRates, EncodedDayRates } from '../../src/domain/day-encoding.js';
+import { EncodedDayRates } from '../../src/domain/day-encoding.js';
+import { decodeDayRates } from '../helpers/decoded-day.js';
 
 /**
  * A stored day read in place (day-encoding.ts) answers as its decoded map would: the same values,

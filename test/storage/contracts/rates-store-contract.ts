@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
-import { decodeDayRates } from '../../../src/domain/day-encoding.js';
+import { decodeDayRates } from '../../helpers/decoded-day.js';
 import type { SourceValue, SourceValueRow } from '../../../src/domain/source-values.js';
 import type { RatesStore } from '../../../src/storage/ports.js';
 
