@@ -15,14 +15,14 @@ const ECB_ALONE: readonly ServedSource[] = [{ id: 'ecb', base: 'EUR', terms: 'un
  * The snapshot every request reads, from every enabled source (DECISIONS §9), with what is stored
  * of each (GET /sources). Refreshing asks the store for its version and, only when it moved, for
  * the days written since: a daily run costs a small query or two. Every day, blended or of one
- * source alone, is one Day over the sources' stored values, each decoded once however many days read it.
+ * source alone, is one Day over the sources' stored values, held once however many days read them.
  */
 export class RatesView {
   private current = RatesSnapshot.empty();
   /** Each snapshot's number, for what is kept by data version (http/response-cache.ts). */
   private generation = 0;
   private version = 0;
-  /** Each enabled source with its days by date, each as the store encoded it, decoded on first use. */
+  /** Each enabled source with its days by date, each as the store encoded it, read in place. */
   private readonly days = new Map<string, { source: ServedSource; byDate: Map<string, StoredSourceDay> }>();
   /** What is stored of each enabled source, kept up to date by each load (GET /sources). */
   private readonly spans = new Map<string, StoredSpan>();
@@ -31,7 +31,7 @@ export class RatesView {
   private alone = { version: -1, bySource: new Map<string, RatesSnapshot>() };
   /** How the served days are blended: rates per 1 EUR, SOURCES order (DECISIONS §9, §15). */
   private readonly blend: DayTerms;
-  /** The codes worth decoding from a stored day: only tracked ones are served, and the blend divides by EUR. */
+  /** The codes a stored day gives: only tracked ones are served, and the blend divides by EUR. */
   private readonly served: (code: string) => boolean;
 
   constructor(
@@ -57,8 +57,8 @@ export class RatesView {
 
   /**
    * The rates of one enabled source alone (DECISIONS §15, `source=ID`), for the data of `snapshot`.
-   * Made on first use for each data version from the days already held: the texts and their
-   * decoded values are shared with the blend, not copied, and a source never asked for costs nothing.
+   * Made on first use for each data version from the days already held: their texts are shared
+   * with the blend, not copied, and a source never asked for costs nothing.
    */
   snapshotOf(source: string): RatesSnapshot {
     if (this.alone.version !== this.current.version) this.alone = { version: this.current.version, bySource: new Map() };
@@ -70,7 +70,7 @@ export class RatesView {
       const terms: DayTerms = { pivot: held.source.base, tracked: this.tracked.codes };
       const days = [...held.byDate.values()].map((day) => {
         const blended = this.current.day(day.date);
-        // The blend's day when it is this source's alone in the same terms (the ECB's, alone enabled): one object, decoded once.
+        // The blend's day when it is this source's alone in the same terms (the ECB's, alone enabled): one object, not a second.
         return blended?.isAlone(day, terms.pivot) ? blended : new Day(day.date, [day], terms);
       });
       snapshot = RatesSnapshot.empty().withDays(days, this.current.version, this.current.today);
