@@ -55,6 +55,32 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: result.isError === true, text: content[0]!.text!, structured: result.structuredContent };
 }
 
+/** A call with bad arguments, and the API's answer its tool error must hold: that of `http` (a path under V1), or `body`. */
+interface BadCall {
+  tool: string;
+  args: Record<string, unknown>;
+  http?: string;
+  body?: Record<string, unknown>;
+}
+
+/** Each bad call is a tool error holding the API's error body, without structured content, counted once. */
+async function assertToolErrors(server: TestServer, client: Client, calls: readonly BadCall[]): Promise<void> {
+  for (const { tool, args, http, body } of calls) {
+    const what = `${tool} ${JSON.stringify(args)}`;
+    const answer = await counted(server, client, tool, args);
+    assert.equal(answer.isError, true, `${what}: ${answer.text}`);
+    assert.equal(answer.structured, undefined, `${what}: no structured content`);
+    assert.equal(answer.charged, 1, `${what}: counted once`);
+    if (http !== undefined) {
+      const expected = await read(await server.get(V1 + http));
+      assert.ok(expected.status === 400 || expected.status === 404, `${http}: ${expected.text}`);
+      assert.equal(answer.text, expected.text, `${what}: the API's body for ${http}`);
+    } else {
+      assert.equal(answer.text, JSON.stringify(body), what);
+    }
+  }
+}
+
 /** Calls the tool between two /usage requests: its answer, and what the call itself was counted. */
 async function counted(server: TestServer, client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer & { charged: number }> {
   const before = await used(server);
@@ -129,7 +155,7 @@ test('MCP tools over POST /mcp', async (t) => {
   });
 
   /** Each bad call and the HTTP request refusing the same (or, where HTTP cannot say it, the body expected). */
-  const BAD: { tool: string; args: Record<string, unknown>; http?: string; body?: Record<string, unknown> }[] = [
+  const BAD: BadCall[] = [
     { tool: 'convert', args: {}, http: '/convert' },
     { tool: 'convert', args: { from: 'US', to: 'JPY', amount: '1e3' }, http: '/convert?from=US&to=JPY&amount=1e3' },
     { tool: 'convert', args: { from: 'USD', to: 'JPY', amount: '5', date: '2023-02-29' }, http: '/convert?from=USD&to=JPY&amount=5&date=2023-02-29' },
@@ -155,20 +181,7 @@ test('MCP tools over POST /mcp', async (t) => {
   ];
 
   await t.test("when a tool is called with bad arguments, then it is a tool error holding the API's error body, counted once as a 400 is", async () => {
-    for (const { tool, args, http, body } of BAD) {
-      const what = `${tool} ${JSON.stringify(args)}`;
-      const answer = await counted(server, client, tool, args);
-      assert.equal(answer.isError, true, `${what}: ${answer.text}`);
-      assert.equal(answer.structured, undefined, `${what}: no structured content`);
-      assert.equal(answer.charged, 1, `${what}: counted once`);
-      if (http !== undefined) {
-        const expected = await read(await server.get(V1 + http));
-        assert.ok(expected.status === 400 || expected.status === 404, `${http}: ${expected.text}`);
-        assert.equal(answer.text, expected.text, `${what}: the API's body for ${http}`);
-      } else {
-        assert.equal(answer.text, JSON.stringify(body), what);
-      }
-    }
+    await assertToolErrors(server, client, BAD);
     // The literals above, spot-checked against the messages themselves.
     assert.equal((await call(client, 'rates', { symbols: ['USD', 'ZZZ'] })).text, JSON.stringify(errorBody(400, unknownCurrency('ZZZ'))));
     assert.equal((await call(client, 'rates', { date: '2026-04-11' })).text, JSON.stringify(errorBody(404, noDataOn('2026-04-11'))));
@@ -334,7 +347,7 @@ test('source and precision as tool arguments, and the whole history in one call'
   });
 
   /** Each bad call and the HTTP request refusing the same (or, where HTTP cannot say it, the body expected). */
-  const BAD: { tool: string; args: Record<string, unknown>; http?: string; body?: Record<string, unknown> }[] = [
+  const BAD: BadCall[] = [
     { tool: 'rates', args: { source: 'boc' }, http: '/rates/latest?source=boc' },
     { tool: 'rates', args: { source: 'ECB' }, http: '/rates/latest?source=ECB' },
     { tool: 'rates', args: { source: '' }, http: '/rates/latest?source=' },
@@ -359,20 +372,7 @@ test('source and precision as tool arguments, and the whole history in one call'
   ];
 
   await t.test("when source or precision is bad, then it is a tool error holding the API's error body, in the API's order, counted once", async () => {
-    for (const { tool, args, http, body } of BAD) {
-      const what = `${tool} ${JSON.stringify(args)}`;
-      const answer = await counted(server, client, tool, args);
-      assert.equal(answer.isError, true, `${what}: ${answer.text}`);
-      assert.equal(answer.structured, undefined, `${what}: no structured content`);
-      assert.equal(answer.charged, 1, `${what}: counted once`);
-      if (http !== undefined) {
-        const expected = await read(await server.get(V1 + http));
-        assert.ok(expected.status === 400 || expected.status === 404, `${http}: ${expected.text}`);
-        assert.equal(answer.text, expected.text, `${what}: the API's body for ${http}`);
-      } else {
-        assert.equal(answer.text, JSON.stringify(body), what);
-      }
-    }
+    await assertToolErrors(server, client, BAD);
     // The literals above, spot-checked against the messages themselves.
     const spot = async (args: Record<string, unknown>) => (await call(client, 'rates', args)).text;
     assert.equal(await spot({ source: 'boc' }), JSON.stringify(errorBody(400, [SOURCE])));
