@@ -81,50 +81,42 @@ export class HeavyAnswers {
     reply.type(produced.type).header('content-length', String(produced.length));
     // Fastify states a length of 0 for a HEAD given nothing; given a stream, it keeps the one set.
     if (request.method === 'HEAD') return reply.send(Readable.from([]));
-    return reply.send(watched(request, reply, piecesInTurns(produced.parts(), this.turns), stalledMs));
+    closeWhenStalled(request, reply, stalledMs);
+    return reply.send(Readable.from(piecesInTurns(produced.parts(), this.turns), { objectMode: false }));
   }
 }
 
 /**
- * Sends a rendered 200 (or its 304). A body larger than what fits a socket's buffers goes out in
- * slices of the same bytes, watched like the pieces of a heavy answer; a smaller one whole.
+ * Sends a rendered 200 (or its 304): whole up to SENT_WHOLE_BYTES, beyond it (a kept body, the
+ * cache's bytes) in slices of the same bytes; either way watched for a stalled client.
  */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, body: RenderedBody, stalledMs: number): FastifyReply {
-  if (body.bytes.length <= SLICE_BYTES || request.method === 'HEAD' || notModified(request.headers['if-none-match'], body.etag)) {
-    return sendBody(request, reply, body);
-  }
+  if (request.method === 'HEAD' || notModified(request.headers['if-none-match'], body.etag)) return sendBody(request, reply, body);
+  if (body.bytes.length > SOCKET_BYTES) closeWhenStalled(request, reply, stalledMs);
+  if (body.bytes.length <= SENT_WHOLE_BYTES) return sendBody(request, reply, body);
   reply.header('etag', body.etag).type(body.type).header('content-length', String(body.bytes.length));
-  return reply.send(watched(request, reply, slicesOf(body.bytes), stalledMs));
+  return reply.send(Readable.from(slicesOf(body.bytes), { objectMode: false }));
 }
 
-const SLICE_BYTES = 64 * 1024;
+/** About what a socket's buffers take at once: a smaller answer leaves the process as it is written. */
+const SOCKET_BYTES = 64 * 1024;
 
 function* slicesOf(bytes: Buffer): Iterable<Buffer> {
-  for (let at = 0; at < bytes.length; at += SLICE_BYTES) yield bytes.subarray(at, at + SLICE_BYTES);
+  for (let at = 0; at < bytes.length; at += SOCKET_BYTES) yield bytes.subarray(at, at + SOCKET_BYTES);
 }
 
 /**
- * DECISIONS §14: `pieces` as the response's stream, the connection closed (and logged, once) when
- * the client takes none of them for `ms`. A piece is asked for only once the ones before have
- * left the process's buffers, so the time between two asks is the time the client took nothing.
+ * DECISIONS §14: the connection is closed (and logged, once) when its client takes no bytes of
+ * this answer for `ms`. The socket's own timeout is reset by each write it completes and, while
+ * one write is pending, fires only when two checks in a row saw none of it taken: checked every
+ * `ms / 2`, a client is cut after between half of `ms` and `ms` of taking nothing. The server's
+ * keep-alive timeout replaces it once the answer is sent.
  */
-function watched(request: FastifyRequest, reply: FastifyReply, pieces: Iterable<Buffer> | AsyncIterable<Buffer>, ms: number): Readable {
-  async function* watching(): AsyncGenerator<Buffer> {
-    const timer = setTimeout(() => {
-      request.log.info({ stalledMs: ms }, 'connection closed: it took no bytes of its answer for too long');
-      reply.raw.destroy();
-    }, ms);
-    try {
-      for await (const piece of pieces) {
-        timer.refresh();
-        yield piece;
-        timer.refresh();
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  return Readable.from(watching(), { objectMode: false });
+function closeWhenStalled(request: FastifyRequest, reply: FastifyReply, ms: number): void {
+  reply.raw.setTimeout(Math.ceil(ms / 2), () => {
+    request.log.info({ stalledMs: ms }, 'connection closed: it took no bytes of its answer for too long');
+    reply.raw.destroy();
+  });
 }
 
 /**

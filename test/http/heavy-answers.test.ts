@@ -8,6 +8,7 @@ import { RatesSnapshot } from '../../src/domain/snapshot.js';
 import { HTTP_LIMITS } from '../../src/http/limits.js';
 import { loadWebFiles } from '../../src/http/routes/web-page.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
+import { PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
 import { FIXTURES, read, startTestApp, startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -91,4 +92,27 @@ test('when a kept-alive connection idles longer than the stall limit between ans
   const second = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest?symbols=USD', server.key);
   assert.match(second, /^HTTP\/1\.1 200/);
   assert.ok(!socket.destroyed);
+});
+
+test('when a client takes none of a one-year answer (sent whole, more than a socket buffers), then its connection is cut within the stall limit; a slow reader gets all of it', { skip: !PYTHON && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
+  const stalledAnswerMs = 1_000;
+  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, { httpLimits: { ...HTTP_LIMITS, stalledAnswerMs } });
+  const year = '/api/v1/rates/2025-01-01..2025-12-31';
+  const answer = await read(await server.get(year));
+  const bytes = Buffer.byteLength(answer.text);
+  assert.ok(bytes > 64 * 1024 && bytes < 1024 * 1024, `between what a socket buffers and what is sent whole (${bytes} bytes)`);
+  const port = Number(new URL(server.url).port);
+
+  const stalled = await stalledReaders(t, port, server.key, [year]);
+  await sleep(stalledAnswerMs + 500);
+  const [cut] = await stalled.read();
+  assert.ok(cut!.closed, `the server closed the connection (${cut!.bytes} of ${bytes} bytes read)`);
+  assert.ok(cut!.bytes < bytes, `before the whole answer was sent (${cut!.bytes} of ${bytes} bytes)`);
+
+  // 16 KiB every 150 ms: the client takes bytes within every half of the limit, for longer than the limit.
+  const slow = await stalledReaders(t, port, server.key, [year], 150);
+  const started = performance.now();
+  const [whole] = await slow.read();
+  assert.ok(performance.now() - started > stalledAnswerMs, 'the reading lasted longer than the stall limit');
+  assert.ok(whole!.bytes > bytes, `the whole answer and its head arrived (${whole!.bytes} bytes for a body of ${bytes})`);
 });

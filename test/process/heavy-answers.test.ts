@@ -1,27 +1,25 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_TRACKED } from '../../src/domain/currencies.js';
 import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
-import { REPO_ROOT } from '../helpers/fixtures.js';
 import { apiGet, spawnServer } from '../helpers/server-process.js';
+import { PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
 import { tempDir } from '../helpers/test-server.js';
 
 /**
  * DECISIONS §14 on a server process holding the whole ECB history, with its production limits:
- * clients that ask for the whole history and never read are cut after 30 s without growing the
+ * clients that ask for the whole history and never read are cut within 30 s without growing the
  * server's memory, and thirty whole-history answers produced at once leave the probes answered.
  */
 
 const WHOLE = '/api/v1/rates/1999-01-04..';
 const STALL_LINE = 'connection closed: it took no bytes of its answer for too long';
-const python = spawnSync('python3', ['--version']).status === 0;
 
 /** Reads each path (argv after URL and key) to its end at once; prints their statuses. */
 const READERS = `
@@ -39,7 +37,7 @@ function rssMb(pid: number): number {
   return Number(/(\d+)/.exec(line ?? '')?.[1]) / 1024;
 }
 
-test('heavy answers on a server process with the whole history', { skip: !python && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
+test('heavy answers on a server process with the whole history', { skip: !PYTHON && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
   const env = serviceEnv(join(tempDir(t, 'currency-rates-heavy-'), 'rates.db'), { LOG_LEVEL: 'info', RESPONSE_CACHE_MB: '8' });
   const ingest = await runCli(['ingest', '--file', HISTORY_ZIP], env, { timeoutMs: 60_000 });
   assert.equal(ingest.code, 0, describeRun(ingest));
@@ -61,11 +59,7 @@ test('heavy answers on a server process with the whole history', { skip: !python
     // working state, and what the attack adds is what its connections hold.
     for (const base of bases) assert.equal((await apiGet(server.url, `${WHOLE}?base=${base}&format=csv`, key, 60_000)).status, 200);
     const before = rssMb(pid);
-    const clients = spawn('python3', [join(REPO_ROOT, 'test/helpers/stalled-readers.py'), String(server.port), key], { stdio: ['pipe', 'pipe', 'inherit'] });
-    t.after(() => clients.kill());
-    const lines = createInterface({ input: clients.stdout })[Symbol.asyncIterator]();
-    clients.stdin.write(paths.join(' ') + '\n');
-    assert.equal((await lines.next()).value, 'sent');
+    const clients = await stalledReaders(t, server.port, key, paths);
     const sentAt = performance.now();
     let peak = before;
     let closed = 0;
@@ -79,9 +73,8 @@ test('heavy answers on a server process with the whole history', { skip: !python
     t.diagnostic(`RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB; ${closed} closed after ${(closedAfter / 1000).toFixed(1)} s`);
     assert.equal(closed, paths.length, 'every stalled connection is closed and logged once, within 45 s');
     assert.ok(peak - before <= 100, `RSS grew by ${(peak - before).toFixed(0)} MB`);
-    clients.stdin.write('drain\n');
-    for (const path of paths) {
-      const { closed: cut, bytes } = JSON.parse((await lines.next()).value as string) as { closed: boolean; bytes: number };
+    for (const [i, { closed: cut, bytes }] of (await clients.read()).entries()) {
+      const path = paths[i]!;
       assert.ok(cut, `${path}: the server closed the connection`);
       assert.ok(bytes < wholeBytes, `${path}: before the whole answer was sent (${bytes} bytes)`);
     }
