@@ -52,8 +52,8 @@ export class EncodedDayRates implements ReadonlyMap<string, string> {
     }
   }
 
-  *keys(): MapIterator<string> {
-    for (const [code] of this.entries()) yield code;
+  keys(): MapIterator<string> {
+    return codesIn(this.encoded, this.keep).values();
   }
 
   *values(): MapIterator<string> {
@@ -67,4 +67,22 @@ export class EncodedDayRates implements ReadonlyMap<string, string> {
   forEach(callback: (value: string, code: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
     for (const [code, value] of this.entries()) callback.call(thisArg, value, code, this);
   }
+}
+
+/**
+ * The codes of an encoded day that `keep` takes, in the text's order, read without their values:
+ * an index or a span lists every day's codes, and a value sliced for nothing costs as much.
+ */
+export function codesIn(encoded: string, keep: (code: string) => boolean = () => true): string[] {
+  const codes: string[] = [];
+  for (let at = 0; at < encoded.length; ) {
+    const end = encoded.indexOf(';', at);
+    const next = end < 0 ? encoded.length : end;
+    if (at + 3 < next && encoded.charCodeAt(at + 3) === EQUALS) {
+      const code = encoded.slice(at, at + 3);
+      if (keep(code)) codes.push(code);
+    }
+    at = next + 1;
+  }
+  return codes;
 }

@@ -9,8 +9,10 @@ export class RatesSnapshot {
   private readonly byDate: ReadonlyMap<string, Day>;
   /** Oldest first: ranges read it forwards, "latest" backwards from `today`. */
   private readonly oldestFirst: readonly Day[];
-  /** By code: the positions in oldestFirst of the days quoting it, made on first use. */
+  /** By code: the positions in oldestFirst of the days quoting it, made in pieces (indexPiece) or on first use. */
   private positionsByCode: ReadonlyMap<string, Int32Array> | undefined;
+  /** The index being made, where indexPiece left it. */
+  private indexing: Generator<void, ReadonlyMap<string, Int32Array>> | undefined;
   /** latestWith's answers for this snapshot, by the sorted set of codes asked for. */
   private readonly latestByCodes = new Map<string, Day | undefined>();
 
@@ -88,22 +90,37 @@ export class RatesSnapshot {
   }
 
   private positionsOf(code: string): Int32Array {
-    return (this.positionsByCode ??= this.indexByCode()).get(code) ?? NO_POSITIONS;
+    while (!this.indexPiece());
+    return this.positionsByCode!.get(code) ?? NO_POSITIONS;
+  }
+
+  /**
+   * Makes the next piece of the index by code (INDEXED_PER_PIECE days); true once it is made. A
+   * refresh calls it between turns of the event loop, so that no answer pays the whole index at
+   * once; an answer that needs it sooner makes the rest itself.
+   */
+  indexPiece(): boolean {
+    if (this.positionsByCode) return true;
+    const step = (this.indexing ??= this.indexByCode()).next();
+    if (step.done) this.positionsByCode = step.value;
+    return step.done === true;
   }
 
   /**
    * Every code's positions, in one pass over the days (a pass per code read every day's codes
-   * once per currency). Bounded by the tracked codes: only those a day has are listed.
+   * once per currency), pausing every INDEXED_PER_PIECE days. Bounded by the tracked codes: only
+   * those a day has are listed.
    */
-  private indexByCode(): Map<string, Int32Array> {
+  private *indexByCode(): Generator<void, ReadonlyMap<string, Int32Array>> {
     const lists = new Map<string, number[]>();
-    this.oldestFirst.forEach((day, i) => {
+    for (const [i, day] of this.oldestFirst.entries()) {
       for (const code of day.codes()) {
         const list = lists.get(code);
         if (list === undefined) lists.set(code, [i]);
         else list.push(i);
       }
-    });
+      if ((i + 1) % INDEXED_PER_PIECE === 0) yield;
+    }
     return new Map([...lists].map(([code, list]) => [code, Int32Array.from(list)]));
   }
 
@@ -155,6 +172,8 @@ export class RatesSnapshot {
 }
 
 const NO_POSITIONS = new Int32Array(0);
+/** Days read per piece of the index: a few milliseconds' work. */
+const INDEXED_PER_PIECE = 500;
 
 /** The index of the first of the sorted `values` at or above `value`. */
 function lowerBound(values: Int32Array, value: number): number {

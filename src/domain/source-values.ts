@@ -1,3 +1,5 @@
+import { codesIn } from './day-encoding.js';
+
 /**
  * One stored value of a rate source (DECISIONS §9), in that source's own terms: for a bank, P(c),
  * units of the source's base currency per one unit of `currency` on `date`; for the ECB, units of
@@ -40,7 +42,7 @@ export function spanOfEncodedDays(days: Iterable<{ date: string; rates: string }
   for (const day of days) {
     if (firstDay === undefined || day.date < firstDay) firstDay = day.date;
     if (lastDay === undefined || day.date > lastDay) lastDay = day.date;
-    for (const pair of day.rates.split(';')) if (pair.length > 4) codes.add(pair.slice(0, 3));
+    for (const code of codesIn(day.rates)) codes.add(code);
   }
   if (firstDay === undefined || lastDay === undefined) return null;
   return { codes: [...codes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), firstDay, lastDay };

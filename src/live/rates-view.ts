@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { TrackedCurrencies } from '../domain/currencies.js';
 import { Day, type DayTerms } from '../domain/day.js';
 import { RatesSnapshot } from '../domain/snapshot.js';
@@ -123,7 +124,17 @@ export class RatesView {
     // Only another source's days (one SOURCES does not name) moved: nothing served changed.
     if (touched.size === 0 && today === this.current.today) return false;
     this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today, new Map(this.spans));
+    void this.indexInTurns(this.current);
     return touched.size > 0;
+  }
+
+  /**
+   * The snapshot's index by code made a piece per turn of the event loop as soon as it serves (until
+   * a newer one does): the first range or fluctuation after new data would otherwise make it all in
+   * one turn, tens of milliseconds.
+   */
+  private async indexInTurns(snapshot: RatesSnapshot): Promise<void> {
+    while (snapshot === this.current && !snapshot.indexPiece()) await setImmediate();
   }
 
   /** A day from every enabled source with values on it, highest priority first. */

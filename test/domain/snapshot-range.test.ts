@@ -52,3 +52,27 @@ test('when the first and last days quoting several codes are asked, then they ar
   assert.deepEqual(firstAndLast(['USD'], '2020-01-11', undefined), undefined);
   assert.deepEqual(firstAndLast(['GBP', 'EUR'], '2020-01-03', '2020-01-03'), ['2020-01-03', '2020-01-03']);
 });
+
+test('when the index by code is made in pieces, then each piece reads 500 days, and an answer asked midway makes the rest and finds what a whole index finds', (t) => {
+  // 1,200 days: USD every day, GBP on every third one.
+  const days = Array.from({ length: 1_200 }, (_, i) => {
+    const date = new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10);
+    return ecbDay({ date, rates: i % 3 === 0 ? 'USD=1.1;GBP=0.8' : 'USD=1.1' }, new Set(['USD', 'GBP']));
+  });
+  const inPieces = RatesSnapshot.empty().withDays(days, 1);
+  const whole = RatesSnapshot.empty().withDays(days, 1);
+  const read = t.mock.method(Day.prototype, 'codes');
+  assert.equal(inPieces.indexPiece(), false);
+  assert.equal(read.mock.callCount(), 500, 'the first piece read 500 days');
+  assert.equal(inPieces.indexPiece(), false);
+  assert.equal(read.mock.callCount(), 1_000);
+  // Midway: the answer makes the rest itself (200 days), not the whole index again.
+  const firstAndLast = (snapshot: RatesSnapshot) => snapshot.firstAndLastWith(['GBP', 'USD'], '2000-06-01', '2002-12-31')?.map((day) => day.date);
+  assert.deepEqual(firstAndLast(inPieces), ['2000-06-02', '2002-12-31']);
+  assert.equal(read.mock.callCount(), 1_200, 'the last 200 days');
+  assert.equal(inPieces.indexPiece(), true);
+  assert.deepEqual(firstAndLast(whole), ['2000-06-02', '2002-12-31']);
+  assert.equal(read.mock.callCount(), 2_400, 'the other snapshot: its whole index at once, on first use');
+  assert.deepEqual(inPieces.firstAndLastWith(['GBP'], '2003-01-01', undefined)?.map((day) => day.date), ['2003-01-03', '2003-04-12']);
+  assert.equal(read.mock.callCount(), 2_400, 'a made index is not made again');
+});

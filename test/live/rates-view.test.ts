@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setImmediate } from 'node:timers/promises';
 import { TrackedCurrencies } from '../../src/domain/currencies.js';
+import { Day } from '../../src/domain/day.js';
 import { roundedRatio } from '../../src/domain/money.js';
 import { RatesView, type ServedSource } from '../../src/live/rates-view.js';
 import { openStores } from '../../src/storage/open-stores.js';
+import { fullHistoryView } from '../helpers/full-history-view.js';
 
 /**
  * The view behind every answer (DECISIONS §9): it serves the enabled sources only, each day from
@@ -195,4 +198,21 @@ test('when a source is asked alone, then a day it alone gives in EUR is the serv
   const nbp = view.snapshotOf('nbp').day('2026-03-05')!;
   assert.equal(roundedRatio(nbp.rate('RUB')!), roundedRatio({ num: 10000n, den: 415n }), 'RUB per 1 PLN: 1 / P(RUB)');
   assert.equal(roundedRatio(nbp.rate('PLN')!), '1.000000', 'its own base is 1');
+});
+
+test('when the whole history is loaded, then its index by code is made 500 days a turn, before any range asks for it', async (t) => {
+  const { view } = await fullHistoryView(t);
+  // The refresh made the first piece as it ended; the rest follow, one per turn of the event loop.
+  const read = t.mock.method(Day.prototype, 'codes');
+  const perTurn: number[] = [];
+  for (let before = -1; read.mock.callCount() !== before; ) {
+    before = read.mock.callCount();
+    await setImmediate();
+    perTurn.push(read.mock.callCount() - before);
+  }
+  const days = view.snapshot.dayCount;
+  assert.equal(read.mock.callCount(), days - 500, `the ${days} days, less the first piece's`);
+  assert.ok(Math.max(...perTurn) <= 500, `at most 500 days a turn (${perTurn.join(' ')})`);
+  assert.ok(view.snapshot.firstAndLastWith(['USD', 'JPY'], '2025-01-01', undefined) !== undefined);
+  assert.equal(read.mock.callCount(), days - 500, 'the first range read no day to find its days');
 });
