@@ -96,7 +96,7 @@ test('when a kept-alive connection idles longer than the stall limit between ans
 
 test('when a client takes none of a one-year answer (sent whole, more than a socket buffers), then its connection is cut within the stall limit; a slow reader gets all of it', { skip: !PYTHON && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
   const stalledAnswerMs = 1_000;
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, { httpLimits: { ...HTTP_LIMITS, stalledAnswerMs } });
+  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, { httpLimits: { ...HTTP_LIMITS, stalledAnswerMs }, webFiles: loadWebFiles(`${FIXTURES}web-page/`) });
   const year = '/api/v1/rates/2025-01-01..2025-12-31';
   const answer = await read(await server.get(year));
   const bytes = Buffer.byteLength(answer.text);
@@ -115,4 +115,20 @@ test('when a client takes none of a one-year answer (sent whole, more than a soc
   const [whole] = await slow.read();
   assert.ok(performance.now() - started > stalledAnswerMs, 'the reading lasted longer than the stall limit');
   assert.ok(whole!.bytes > bytes, `the whole answer and its head arrived (${whole!.bytes} bytes for a body of ${bytes})`);
+});
+
+test('when a kept-alive connection idles longer than the stall limit after an answer larger than a socket buffers, then it stays open for the next request', async (t) => {
+  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, { httpLimits: { ...HTTP_LIMITS, stalledAnswerMs: 200 }, webFiles: loadWebFiles(`${FIXTURES}web-page/`) });
+  const { hostname, port } = new URL(server.url);
+  const socket = connect(Number(port), hostname);
+  t.after(() => socket.destroy());
+  await once(socket, 'connect');
+  const year = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/2025-01-01..2025-12-31', server.key);
+  assert.match(year, /^HTTP\/1\.1 200/);
+  assert.ok(year.length > 64 * 1024, `watched for a stall while sent (${year.length} bytes)`);
+  // The stall watch ends with the answer: the server's keep-alive timeout (72 s) takes over.
+  await sleep(700);
+  assert.ok(!socket.destroyed, 'the connection is still open after idling');
+  const next = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest', server.key);
+  assert.match(next, /^HTTP\/1\.1 200/);
 });
