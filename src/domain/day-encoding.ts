@@ -40,16 +40,14 @@ export class EncodedDayRates implements ReadonlyMap<string, string> {
   }
 
   get size(): number {
-    let size = 0;
-    for (const _ of this.entries()) size++;
-    return size;
+    return codesIn(this.encoded, this.keep).length;
   }
 
-  *entries(): MapIterator<[string, string]> {
-    for (const pair of this.encoded.split(';')) {
-      const code = pair.slice(0, 3);
-      if (pair.charCodeAt(3) === EQUALS && this.keep(code)) yield [code, pair.slice(4)];
-    }
+  entries(): MapIterator<[string, string]> {
+    const pairs: [string, string][] = [];
+    const text = this.encoded;
+    eachPair(text, this.keep, (code, at, end) => pairs.push([code, text.slice(at, end)]));
+    return pairs.values();
   }
 
   keys(): MapIterator<string> {
@@ -75,14 +73,19 @@ export class EncodedDayRates implements ReadonlyMap<string, string> {
  */
 export function codesIn(encoded: string, keep: (code: string) => boolean = () => true): string[] {
   const codes: string[] = [];
+  eachPair(encoded, keep, (code) => codes.push(code));
+  return codes;
+}
+
+/** Calls `take` with each pair's code that `keep` takes and where its value lies (`at` to `end`), in the text's order. */
+function eachPair(encoded: string, keep: (code: string) => boolean, take: (code: string, at: number, end: number) => void): void {
   for (let at = 0; at < encoded.length; ) {
     const end = encoded.indexOf(';', at);
     const next = end < 0 ? encoded.length : end;
     if (at + 3 < next && encoded.charCodeAt(at + 3) === EQUALS) {
       const code = encoded.slice(at, at + 3);
-      if (keep(code)) codes.push(code);
+      if (keep(code)) take(code, at + 4, next);
     }
     at = next + 1;
   }
-  return codes;
 }
