@@ -88,12 +88,14 @@ export class HeavyAnswers {
 
 /**
  * Sends a rendered 200 (or its 304): whole up to SENT_WHOLE_BYTES, beyond it (a kept body, the
- * cache's bytes) in slices of the same bytes; either way watched for a stalled client.
+ * cache's bytes) in slices of the same bytes. A body more than a socket buffers is watched for a
+ * stalled client (a HEAD or a 304, sent at once, ends the watch as it ends).
  */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, body: RenderedBody, stalledMs: number): FastifyReply {
-  if (request.method === 'HEAD' || notModified(request.headers['if-none-match'], body.etag)) return sendBody(request, reply, body);
   if (body.bytes.length > SOCKET_BYTES) closeWhenStalled(request, reply, stalledMs);
-  if (body.bytes.length <= SENT_WHOLE_BYTES) return sendBody(request, reply, body);
+  if (body.bytes.length <= SENT_WHOLE_BYTES || request.method === 'HEAD' || notModified(request.headers['if-none-match'], body.etag)) {
+    return sendBody(request, reply, body);
+  }
   reply.header('etag', body.etag).type(body.type).header('content-length', String(body.bytes.length));
   return reply.send(Readable.from(slicesOf(body.bytes), { objectMode: false }));
 }
