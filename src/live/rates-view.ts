@@ -100,7 +100,7 @@ export class RatesView {
     } catch (error) {
       // Store out of reach: what is held is still served (DECISIONS §12), and "latest" still
       // follows the date, or a day published in advance would stay refused for the outage.
-      if (today !== this.current.today) this.current = this.current.withDays([], ++this.generation, today, new Map(this.spans));
+      if (today !== this.current.today) this.serve(this.current.withDays([], ++this.generation, today, new Map(this.spans)));
       throw error;
     }
     if (!written && today === this.current.today) return false;
@@ -123,15 +123,20 @@ export class RatesView {
     }
     // Only another source's days (one SOURCES does not name) moved: nothing served changed.
     if (touched.size === 0 && today === this.current.today) return false;
-    this.current = this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today, new Map(this.spans));
-    void this.indexInTurns(this.current);
+    this.serve(this.current.withDays([...touched].map((date) => this.dayOn(date)), ++this.generation, today, new Map(this.spans)));
     return touched.size > 0;
   }
 
+  /** `snapshot` served from now on, its index made in turns as it serves. */
+  private serve(snapshot: RatesSnapshot): void {
+    this.current = snapshot;
+    void this.indexInTurns(snapshot);
+  }
+
   /**
-   * The snapshot's index by code made a piece per turn of the event loop as soon as it serves (until
-   * a newer one does): the first range or fluctuation after new data would otherwise make it all in
-   * one turn, tens of milliseconds.
+   * The snapshot's index by code made a piece per turn of the event loop (until a newer one
+   * serves): the first range or fluctuation after new data would otherwise make it all in one
+   * turn, tens of milliseconds.
    */
   private async indexInTurns(snapshot: RatesSnapshot): Promise<void> {
     while (snapshot === this.current && !snapshot.indexPiece()) await setImmediate();
