@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RatesSnapshot } from '../../src/domain/snapshot.js';
 import { HTTP_LIMITS } from '../../src/http/limits.js';
 import { loadWebFiles } from '../../src/http/routes/web-page.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
 import { PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
-import { FIXTURES, read, startTestApp, startTestServer } from '../helpers/test-server.js';
+import { FIXTURES, read, startTestApp, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
  * DECISIONS §14: a range larger than the cache may keep is produced twice, a first pass for its
@@ -77,26 +77,32 @@ function exchange(socket: Socket, host: string, path: string, key: string): Prom
   });
 }
 
-test('when a kept-alive connection idles longer than the stall limit between answers, then it stays open: only an answer waiting is cut', async (t) => {
-  const server = await startTestServer(t, { ingest: ['hist.csv'] }, {
-    httpLimits: { ...HTTP_LIMITS, stalledAnswerMs: 200 },
-    webFiles: loadWebFiles(`${FIXTURES}web-page/`),
-  });
+/** A server's tuning with this stall limit, and the test page (the unit loop runs before the build). */
+const stallLimit = (stalledAnswerMs: number) => ({ httpLimits: { ...HTTP_LIMITS, stalledAnswerMs }, webFiles: loadWebFiles(`${FIXTURES}web-page/`) });
+
+/** A kept-alive connection to `server`: `ask` sends GET `path` on it and reads one whole answer. */
+async function keptAlive(t: TestContext, server: TestServer): Promise<{ socket: Socket; ask: (path: string) => Promise<string> }> {
   const { hostname, port } = new URL(server.url);
   const socket = connect(Number(port), hostname);
   t.after(() => socket.destroy());
   await once(socket, 'connect');
-  const first = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest', server.key);
+  return { socket, ask: (path) => exchange(socket, `${hostname}:${port}`, path, server.key) };
+}
+
+test('when a kept-alive connection idles longer than the stall limit between answers, then it stays open: only an answer waiting is cut', async (t) => {
+  const server = await startTestServer(t, { ingest: ['hist.csv'] }, stallLimit(200));
+  const { socket, ask } = await keptAlive(t, server);
+  const first = await ask('/api/v1/rates/latest');
   assert.match(first, /^HTTP\/1\.1 200/);
   await sleep(700);
-  const second = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest?symbols=USD', server.key);
+  const second = await ask('/api/v1/rates/latest?symbols=USD');
   assert.match(second, /^HTTP\/1\.1 200/);
   assert.ok(!socket.destroyed);
 });
 
 test('when a client takes none of a one-year answer (sent whole, more than a socket buffers), then its connection is cut within the stall limit; a slow reader gets all of it', { skip: !PYTHON && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
   const stalledAnswerMs = 1_000;
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, { httpLimits: { ...HTTP_LIMITS, stalledAnswerMs }, webFiles: loadWebFiles(`${FIXTURES}web-page/`) });
+  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, stallLimit(stalledAnswerMs));
   const year = '/api/v1/rates/2025-01-01..2025-12-31';
   const answer = await read(await server.get(year));
   const bytes = Buffer.byteLength(answer.text);
@@ -118,17 +124,14 @@ test('when a client takes none of a one-year answer (sent whole, more than a soc
 });
 
 test('when a kept-alive connection idles longer than the stall limit after an answer larger than a socket buffers, then it stays open for the next request', async (t) => {
-  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, { httpLimits: { ...HTTP_LIMITS, stalledAnswerMs: 200 }, webFiles: loadWebFiles(`${FIXTURES}web-page/`) });
-  const { hostname, port } = new URL(server.url);
-  const socket = connect(Number(port), hostname);
-  t.after(() => socket.destroy());
-  await once(socket, 'connect');
-  const year = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/2025-01-01..2025-12-31', server.key);
+  const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, stallLimit(200));
+  const { socket, ask } = await keptAlive(t, server);
+  const year = await ask('/api/v1/rates/2025-01-01..2025-12-31');
   assert.match(year, /^HTTP\/1\.1 200/);
   assert.ok(year.length > 64 * 1024, `watched for a stall while sent (${year.length} bytes)`);
   // The stall watch ends with the answer: the server's keep-alive timeout (72 s) takes over.
   await sleep(700);
   assert.ok(!socket.destroyed, 'the connection is still open after idling');
-  const next = await exchange(socket, `${hostname}:${port}`, '/api/v1/rates/latest', server.key);
+  const next = await ask('/api/v1/rates/latest');
   assert.match(next, /^HTTP\/1\.1 200/);
 });
