@@ -59,7 +59,8 @@ export class RatesView {
   /**
    * The rates of one enabled source alone (DECISIONS §15, `source=ID`), for the data of `snapshot`.
    * Made on first use for each data version from the days already held: their texts are shared
-   * with the blend, not copied, and a source never asked for costs nothing.
+   * with the blend, not copied, and a source never asked for costs nothing. Its index is then
+   * made in turns, as the blend's is.
    */
   snapshotOf(source: string): RatesSnapshot {
     if (this.alone.version !== this.current.version) this.alone = { version: this.current.version, bySource: new Map() };
@@ -75,7 +76,9 @@ export class RatesView {
         return blended?.isAlone(day, terms.pivot) ? blended : new Day(day.date, [day], terms);
       });
       snapshot = RatesSnapshot.empty().withDays(days, this.current.version, this.current.today);
-      this.alone.bySource.set(source, snapshot);
+      const { bySource } = this.alone;
+      bySource.set(source, snapshot);
+      void this.indexInTurns(snapshot, () => this.alone.bySource === bySource);
     }
     return snapshot;
   }
@@ -130,16 +133,17 @@ export class RatesView {
   /** `snapshot` served from now on, its index made in turns as it serves. */
   private serve(snapshot: RatesSnapshot): void {
     this.current = snapshot;
-    void this.indexInTurns(snapshot);
+    void this.indexInTurns(snapshot, () => this.current === snapshot);
   }
 
   /**
-   * The snapshot's index by code made a piece per turn of the event loop (until a newer one
-   * serves): the first range or fluctuation after new data would otherwise make it all in one
-   * turn, tens of milliseconds.
+   * A snapshot's index by code made a piece per turn of the event loop, from the turn after it
+   * was made, while `served` (a newer one has not replaced it): the first range or fluctuation on
+   * it would otherwise make it all in one turn, tens of milliseconds.
    */
-  private async indexInTurns(snapshot: RatesSnapshot): Promise<void> {
-    while (snapshot === this.current && !snapshot.indexPiece()) await setImmediate();
+  private async indexInTurns(snapshot: RatesSnapshot, served: () => boolean): Promise<void> {
+    do await setImmediate();
+    while (served() && !snapshot.indexPiece());
   }
 
   /** A day from every enabled source with values on it, highest priority first. */

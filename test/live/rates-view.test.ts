@@ -202,7 +202,7 @@ test('when a source is asked alone, then a day it alone gives in EUR is the serv
 
 test('when the whole history is loaded, then its index by code is made 500 days a turn, before any range asks for it', async (t) => {
   const { view } = await fullHistoryView(t);
-  // The refresh made the first piece as it ended; the rest follow, one per turn of the event loop.
+  // Made from the turn after the refresh, a piece per turn of the event loop.
   const read = t.mock.method(Day.prototype, 'codes');
   const perTurn: number[] = [];
   for (let before = -1; read.mock.callCount() !== before; ) {
@@ -211,8 +211,29 @@ test('when the whole history is loaded, then its index by code is made 500 days 
     perTurn.push(read.mock.callCount() - before);
   }
   const days = view.snapshot.dayCount;
-  assert.equal(read.mock.callCount(), days - 500, `the ${days} days, less the first piece's`);
+  assert.equal(read.mock.callCount(), days, `each of the ${days} days read once`);
   assert.ok(Math.max(...perTurn) <= 500, `at most 500 days a turn (${perTurn.join(' ')})`);
   assert.ok(view.snapshot.firstAndLastWith(['USD', 'JPY'], '2025-01-01', undefined) !== undefined);
-  assert.equal(read.mock.callCount(), days - 500, 'the first range read no day to find its days');
+  assert.equal(read.mock.callCount(), days, 'the first range read no day to find its days');
+});
+
+test('when a source is first asked alone, then its own snapshot is indexed 500 days a turn too, before any range asks for it', async (t) => {
+  const { view } = await fullHistoryView(t);
+  // The blend's index, made at once: only the source's own is counted below.
+  assert.ok(view.snapshot.firstAndLastWith(['USD'], '1999-01-01', undefined) !== undefined);
+  const read = t.mock.method(Day.prototype, 'codes');
+  const alone = view.snapshotOf('ecb');
+  assert.notEqual(alone, view.snapshot, 'a snapshot of its own');
+  assert.equal(read.mock.callCount(), 0, 'nothing indexed in the turn that made it');
+  const perTurn: number[] = [];
+  for (let before = -1; read.mock.callCount() !== before; ) {
+    before = read.mock.callCount();
+    await setImmediate();
+    perTurn.push(read.mock.callCount() - before);
+  }
+  const days = alone.dayCount;
+  assert.equal(read.mock.callCount(), days, `each of the ${days} days read once`);
+  assert.ok(Math.max(...perTurn) <= 500, `at most 500 days a turn (${perTurn.join(' ')})`);
+  assert.ok(alone.firstAndLastWith(['USD', 'JPY'], '2025-01-01', undefined) !== undefined);
+  assert.equal(read.mock.callCount(), days, 'the first range read no day to find its days');
 });
