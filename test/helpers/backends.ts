@@ -23,8 +23,15 @@ function shown(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
+/**
+ * How long the harness's own connections (a probe, a schema made or dropped, a test reading its
+ * store) wait to be accepted. With four files at once on two cores, PostgreSQL has taken over 2 s
+ * to accept one: a test's subject may time out, never its setup or cleanup.
+ */
+export const HARNESS_CONNECT_MS = 15_000;
+
 async function probePostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: HARNESS_CONNECT_MS });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -132,7 +139,7 @@ export function withSearchPath(url: string, schema: string): string {
 }
 
 export async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl(), connectionTimeoutMillis: 2_000 });
+  const client = new pg.Client({ connectionString: postgresUrl(), connectionTimeoutMillis: HARNESS_CONNECT_MS });
   client.on('error', () => {});
   await client.connect();
   try {

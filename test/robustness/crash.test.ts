@@ -10,7 +10,7 @@ import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
-import { freshPgSchema, freshRedisPrefix, redisUrl, requireBackend } from '../helpers/backends.js';
+import { freshPgSchema, freshRedisPrefix, HARNESS_CONNECT_MS, redisUrl, requireBackend } from '../helpers/backends.js';
 import { describeRun, MAIN_JS, mapLimit, parseIngestSummary, runCli, serviceEnv } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
 import { historyCsvText, HISTORY_ZIP, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
@@ -50,7 +50,7 @@ const exact = (rate: string) => {
 };
 
 async function pgRows(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: HARNESS_CONNECT_MS });
   client.on('error', () => {});
   await client.connect();
   try {
@@ -99,7 +99,7 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
     });
     writeStarted = async () => {
       watcher ??= (async () => {
-        const client = new pg.Client({ connectionString: schema.url, connectionTimeoutMillis: 5000 });
+        const client = new pg.Client({ connectionString: schema.url, connectionTimeoutMillis: HARNESS_CONNECT_MS });
         client.on('error', () => {});
         await client.connect();
         return client;
