@@ -200,16 +200,22 @@ test('when a source is asked alone, then a day it alone gives in EUR is the serv
   assert.equal(roundedRatio(nbp.rate('PLN')!), '1.000000', 'its own base is 1');
 });
 
+/** The calls a mocked method gets in each turn of the event loop, turn after turn, until a turn brings none. */
+async function callsPerTurn(mock: { callCount(): number }): Promise<number[]> {
+  const perTurn: number[] = [];
+  for (let before = -1; mock.callCount() !== before; ) {
+    before = mock.callCount();
+    await setImmediate();
+    perTurn.push(mock.callCount() - before);
+  }
+  return perTurn;
+}
+
 test('when the whole history is loaded, then its index by code is made 500 days a turn, before any range asks for it', async (t) => {
   const { view } = await fullHistoryView(t);
   // Made from the turn after the refresh, a piece per turn of the event loop.
   const read = t.mock.method(Day.prototype, 'codes');
-  const perTurn: number[] = [];
-  for (let before = -1; read.mock.callCount() !== before; ) {
-    before = read.mock.callCount();
-    await setImmediate();
-    perTurn.push(read.mock.callCount() - before);
-  }
+  const perTurn = await callsPerTurn(read.mock);
   const days = view.snapshot.dayCount;
   assert.equal(read.mock.callCount(), days, `each of the ${days} days read once`);
   assert.ok(Math.max(...perTurn) <= 500, `at most 500 days a turn (${perTurn.join(' ')})`);
@@ -225,12 +231,7 @@ test('when a source is first asked alone, then its own snapshot is indexed 500 d
   const alone = view.snapshotOf('ecb');
   assert.notEqual(alone, view.snapshot, 'a snapshot of its own');
   assert.equal(read.mock.callCount(), 0, 'nothing indexed in the turn that made it');
-  const perTurn: number[] = [];
-  for (let before = -1; read.mock.callCount() !== before; ) {
-    before = read.mock.callCount();
-    await setImmediate();
-    perTurn.push(read.mock.callCount() - before);
-  }
+  const perTurn = await callsPerTurn(read.mock);
   const days = alone.dayCount;
   assert.equal(read.mock.callCount(), days, `each of the ${days} days read once`);
   assert.ok(Math.max(...perTurn) <= 500, `at most 500 days a turn (${perTurn.join(' ')})`);
