@@ -28,17 +28,28 @@ function shown(url: string): string {
  * store) wait to be accepted. With four files at once on two cores, PostgreSQL has taken over 2 s
  * to accept one: a test's subject may time out, never its setup or cleanup.
  */
-export const HARNESS_CONNECT_MS = 15_000;
+const HARNESS_CONNECT_MS = 15_000;
 
-async function probePostgres(url: string): Promise<void> {
+/** A connection of the harness's own to `url`, connected (see HARNESS_CONNECT_MS); the caller ends it. */
+export async function harnessClient(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: HARNESS_CONNECT_MS });
   client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+/** `sql` run on a harness connection of its own to `url`: its rows. */
+export async function harnessQuery(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const client = await harnessClient(url);
   try {
-    await client.connect();
-    await client.query('SELECT 1');
+    return (await client.query(sql)).rows as Record<string, unknown>[];
   } finally {
-    await client.end().catch(() => {});
+    await client.end();
   }
+}
+
+async function probePostgres(url: string): Promise<void> {
+  await harnessQuery(url, 'SELECT 1');
 }
 
 async function probeRedis(url: string): Promise<void> {
@@ -139,14 +150,7 @@ export function withSearchPath(url: string, schema: string): string {
 }
 
 export async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl(), connectionTimeoutMillis: HARNESS_CONNECT_MS });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await harnessQuery(postgresUrl(), sql);
 }
 
 /** A key prefix of its own for one test; every key under it is deleted when the test ends. */

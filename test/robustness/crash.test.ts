@@ -10,7 +10,7 @@ import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { ecb } from '../../src/ingest/sources/ecb.js';
 import { openStores, type StoreConfig } from '../../src/storage/open-stores.js';
 import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
-import { freshPgSchema, freshRedisPrefix, HARNESS_CONNECT_MS, redisUrl, requireBackend } from '../helpers/backends.js';
+import { freshPgSchema, freshRedisPrefix, harnessClient, harnessQuery, redisUrl, requireBackend } from '../helpers/backends.js';
 import { describeRun, MAIN_JS, mapLimit, parseIngestSummary, runCli, serviceEnv } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
 import { historyCsvText, HISTORY_ZIP, parseHistoryCsv } from '../helpers/ecb-history-csv.js';
@@ -48,17 +48,6 @@ const exact = (rate: string) => {
   const { num, den } = parseDecimal(rate);
   return `${num}/${den}`;
 };
-
-async function pgRows(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: HARNESS_CONNECT_MS });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
 
 /** A store of the backend holding EARLIER_FILES and one key. */
 async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
@@ -98,26 +87,21 @@ async function prepare(t: TestContext, backend: Backend): Promise<Prepared> {
       if (watcher) await (await watcher).end();
     });
     writeStarted = async () => {
-      watcher ??= (async () => {
-        const client = new pg.Client({ connectionString: schema.url, connectionTimeoutMillis: HARNESS_CONNECT_MS });
-        client.on('error', () => {});
-        await client.connect();
-        return client;
-      })();
+      watcher ??= harnessClient(schema.url);
       const { rows: locks } = await (await watcher).query(`SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = '${schema.schema}' AND c.relname = 'source_rates' AND l.mode = 'RowExclusiveLock' AND l.granted`);
       return locks.length > 0;
     };
     dump = async () => {
-      const tables = await pgRows(schema.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");
+      const tables = await harnessQuery(schema.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");
       const parts: string[] = [];
       for (const { table_name: table } of tables) {
-        const all = await pgRows(schema.url, `SELECT * FROM "${String(table)}"`);
+        const all = await harnessQuery(schema.url, `SELECT * FROM "${String(table)}"`);
         parts.push(`${String(table)}: ${all.map((row) => JSON.stringify(row)).sort().join('\n')}`);
       }
       return parts.join('\n\n');
     };
-    rows = () => pgRows(schema.url, "SELECT day, currency, value AS rate FROM source_rates WHERE source = 'ecb'");
+    rows = () => harnessQuery(schema.url, "SELECT day, currency, value AS rate FROM source_rates WHERE source = 'ecb'");
   }
   const stores = await openStores(storeConfig);
   const key = generateApiKey();
