@@ -8,7 +8,7 @@ import { RatesSnapshot } from '../../src/domain/snapshot.js';
 import { HTTP_LIMITS } from '../../src/http/limits.js';
 import { loadWebFiles } from '../../src/http/routes/web-page.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
-import { PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
+import { NEEDS_PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
 import { FIXTURES, read, startTestApp, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
@@ -100,7 +100,7 @@ test('when a kept-alive connection idles longer than the stall limit between ans
   assert.ok(!socket.destroyed);
 });
 
-test('when a client takes none of a one-year answer (sent whole, more than a socket buffers), then its connection is cut within the stall limit; a slow reader gets all of it', { skip: !PYTHON && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
+test('when a client takes none of a one-year answer (sent whole, more than a socket buffers), then its connection is cut within the stall limit; a slow reader gets all of it', NEEDS_PYTHON, async (t) => {
   const stalledAnswerMs = 1_000;
   const server = await startTestServer(t, { ingest: [HISTORY_ZIP] }, stallLimit(stalledAnswerMs));
   const year = '/api/v1/rates/2025-01-01..2025-12-31';

@@ -9,7 +9,7 @@ import { DEFAULT_TRACKED } from '../../src/domain/currencies.js';
 import { describeRun, runCli, serviceEnv } from '../helpers/cli.js';
 import { HISTORY_ZIP } from '../helpers/ecb-history-csv.js';
 import { apiGet, spawnServer } from '../helpers/server-process.js';
-import { PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
+import { NEEDS_PYTHON, stalledReaders } from '../helpers/stalled-readers.js';
 import { tempDir } from '../helpers/test-server.js';
 
 /**
@@ -37,7 +37,7 @@ function rssMb(pid: number): number {
   return Number(/(\d+)/.exec(line ?? '')?.[1]) / 1024;
 }
 
-test('heavy answers on a server process with the whole history', { skip: !PYTHON && process.env['CI'] !== 'true' ? 'python3 is not installed' : false }, async (t) => {
+test('heavy answers on a server process with the whole history', NEEDS_PYTHON, async (t) => {
   const env = serviceEnv(join(tempDir(t, 'currency-rates-heavy-'), 'rates.db'), { LOG_LEVEL: 'info', RESPONSE_CACHE_MB: '8' });
   const ingest = await runCli(['ingest', '--file', HISTORY_ZIP], env, { timeoutMs: 60_000 });
   assert.equal(ingest.code, 0, describeRun(ingest));
