@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { openStores } from '../../src/storage/open-stores.js';
-import { freshPgSchema, requireBackend } from '../helpers/backends.js';
+import { freshPgSchema, harnessClient, requireBackend } from '../helpers/backends.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -55,8 +54,7 @@ test('when a SQLite database of the previous version is opened, then 003_key_quo
 test('when a PostgreSQL schema of the previous version is opened, then 003_key_quota applies and its key has no quota of its own', async (t) => {
   if (!(await requireBackend('PostgreSQL', t))) return;
   const { url } = await freshPgSchema(t);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await harnessClient(url);
   try {
     // A fresh schema's identity column hands out id 1, as SQLite's first rowid is.
     for (const sql of previousVersion('postgres')) await client.query(sql);

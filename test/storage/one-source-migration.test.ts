@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import pg from 'pg';
+import type pg from 'pg';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import type { SourceValueRow } from '../../src/domain/source-values.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
@@ -11,7 +11,7 @@ import { nbp } from '../../src/ingest/sources/nbp.js';
 import type { SourceAdapter } from '../../src/ingest/sources/source-adapter.js';
 import { openStores } from '../../src/storage/open-stores.js';
 import { sqliteConnection, statement } from '../../src/storage/sqlite/connection.js';
-import { freshPgSchema, requireBackend } from '../helpers/backends.js';
+import { freshPgSchema, harnessClient, requireBackend } from '../helpers/backends.js';
 import { describeRun, REPO_ROOT, runCli, serviceEnv } from '../helpers/cli.js';
 import { dumpDatabase } from '../helpers/db-dump.js';
 import { PROVIDER_FILES, PROVIDER_FIXTURES } from '../helpers/provider-fixtures.js';
@@ -111,8 +111,7 @@ async function pgAsPreviousRelease(url: string, statements: { sql: string; param
 }
 
 async function pgQueries<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await harnessClient(url);
   try {
     return await work(client);
   } finally {

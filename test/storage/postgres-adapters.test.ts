@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
-import pg from 'pg';
 import type { SourceValue } from '../../src/domain/source-values.js';
 import { parseRatesFile } from '../../src/ingest/parse-rates-file.js';
 import { StoreUnavailableError, type OpenedStores, type QuotaKey, type QuotaStore } from '../../src/storage/ports.js';
 import { openPostgresStores } from '../../src/storage/postgres/open-postgres-stores.js';
 import { openSqliteStores } from '../../src/storage/sqlite/open-sqlite-stores.js';
-import { freshPgSchema, postgresUrl, requireBackend, withSearchPath } from '../helpers/backends.js';
+import { freshPgSchema, harnessClient, postgresUrl, requireBackend, withSearchPath } from '../helpers/backends.js';
 import { historyCsvBytes } from '../helpers/ecb-history-csv.js';
 import { startSilentServer, startTcpProxy } from '../helpers/tcp-proxy.js';
 import { jobClaimsContract } from './contracts/job-claims-contract.js';
@@ -85,8 +84,7 @@ describe('PostgreSQL adapters', { skip }, () => {
       const stores = await openPostgresStores(url);
       closeFirst(() => stores.close());
       assert.deepEqual(stores.appliedMigrations, ['001_initial', '002_rate_days', '003_key_quota', '004_source_rates', '005_one_source_model']);
-      const client = new pg.Client(postgresUrl());
-      await client.connect();
+      const client = await harnessClient(postgresUrl());
       try {
         const tables = await client.query<{ table_name: string }>(
           'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
