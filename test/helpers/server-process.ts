@@ -194,6 +194,13 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
+/** Waits (at most 10 s) until the server's stdout holds `pattern`; a timeout shows the output's end. */
+export async function untilLogged(server: ServerProcess, pattern: RegExp, what: string): Promise<void> {
+  await pollUntil(async () => (pattern.test(server.stdout()) ? true : undefined), {
+    timeoutMs: 10_000, intervalMs: 10, what, last: () => server.stdout().slice(-2000),
+  });
+}
+
 /** Waits until `count` workers of a WORKERS server have logged that they listen. */
 export async function workersListening(server: ServerProcess, count: number): Promise<void> {
   const listening = () => server.stdout().match(/"msg":"Server listening at/g)?.length ?? 0;

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { describeRun, fixture, runCli, serviceEnv } from '../helpers/cli.js';
-import { pollUntil, spawnServer, withTimeout } from '../helpers/server-process.js';
+import { spawnServer, untilLogged, withTimeout } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** What came back on a raw connection that sent one request: the status, the Connection header, or how it failed. */
@@ -81,9 +81,7 @@ test('when SIGTERM arrives with 200 requests in flight, then every one gets its 
   server.child.kill('SIGTERM');
 
   // The server logs the signal in the turn that starts its drain: /ready is 503 from then on.
-  await pollUntil(async () => (server.stdout().includes('SIGTERM: finishing in-flight requests') ? true : undefined), {
-    timeoutMs: 10_000, intervalMs: 10, what: 'the server to log the signal',
-  });
+  await untilLogged(server, /SIGTERM: finishing in-flight requests/, 'the server to log the signal');
   probe.write(readyCheck.slice(-2));
   assert.deepEqual(await probed, { status: 503, connection: 'close' }, '/ready answers 503 while the server drains');
 

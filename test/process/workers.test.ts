@@ -5,7 +5,7 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqliteConnection } from '../../src/storage/sqlite/connection.js';
 import { describeRun, fixture, runCli, serviceEnv } from '../helpers/cli.js';
-import { apiGet, childrenOf, pollUntil, spawnServer, withTimeout, workersListening } from '../helpers/server-process.js';
+import { apiGet, childrenOf, pollUntil, spawnServer, untilLogged, withTimeout, workersListening } from '../helpers/server-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 test('when serve runs with WORKERS=2 on SQLite, then two workers share the port, the quota is exact across them, and SIGTERM stops them all with exit code 0', async (t) => {
@@ -41,7 +41,7 @@ test('when a worker dies and SIGTERM follows while the other drains, then no wor
   const dbPath = join(tempDir(t), 'workers.db');
   const { server, key, primary } = await twoWorkers(t, dbPath);
   process.kill(childrenOf(primary)[0]!, 'SIGKILL');
-  await pollUntil(async () => (/stopped \(SIGKILL\); starting another/.test(server.stdout()) ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, what: 'the death to be seen' });
+  await untilLogged(server, /stopped \(SIGKILL\); starting another/, 'the death to be seen');
   // The worker left takes a request that waits for the database's write lock, held here.
   const blocker = sqliteConnection(dbPath);
   t.after(() => blocker.close());
@@ -65,9 +65,7 @@ test('when a replacement worker cannot start (its database out of reach for now)
   writeFileSync(dir, 'not a folder');
   const [gone, stays] = childrenOf(primary);
   process.kill(gone!, 'SIGKILL');
-  await pollUntil(async () => (/could not start \(exit code 1\); trying again in 2 s/.test(server.stdout()) ? true : undefined), {
-    timeoutMs: 10_000, intervalMs: 100, what: 'a failed start to be logged', last: () => server.stdout().slice(-2000),
-  });
+  await untilLogged(server, /could not start \(exit code 1\); trying again in 2 s/, 'a failed start to be logged');
   assert.deepEqual(childrenOf(primary).filter((pid) => pid !== stays), [], 'the other worker serves alone');
   assert.equal((await apiGet(server.url, '/api/v1/rates/latest?symbols=USD', key)).status, 200);
 
