@@ -39,6 +39,23 @@ function answerOn(socket: Socket): Promise<Outcome> {
   });
 }
 
+/** A connection to `port`, connected. */
+async function connected(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return socket;
+}
+
+/**
+ * `text` sent on `socket` but for its final CRLF: a request begun, so the connection is not idle.
+ * `finish` sends the rest; `answer` is what then comes back.
+ */
+function begin(socket: Socket, text: string): { answer: Promise<Outcome>; finish(): void } {
+  const answer = answerOn(socket);
+  socket.write(text.slice(0, -2));
+  return { answer, finish: () => void socket.write(text.slice(-2)) };
+}
+
 test('when SIGTERM arrives with 200 requests in flight, then every one gets its normal answer, none is reset, /ready turns 503, and the server exits 0', async (t) => {
   const env = serviceEnv(join(tempDir(t), 'deploy.db'), { QUOTA_LIMIT: '100000' });
   assert.equal((await runCli(['ingest', '--file', fixture('hist.csv')], env)).code, 0);
@@ -48,8 +65,7 @@ test('when SIGTERM arrives with 200 requests in flight, then every one gets its 
   const server = await spawnServer(t, env);
 
   // A keep-alive connection opened before the signal, used again after it.
-  const kept = connect(server.port, '127.0.0.1');
-  await new Promise((resolve) => kept.once('connect', resolve));
+  const kept = await connected(server.port);
   kept.write(request('/api/v1/currencies', key));
   const keptFirst = await new Promise<string>((resolve) => kept.once('data', (chunk) => resolve(String(chunk))));
   assert.match(keptFirst, /^HTTP\/1\.1 200 /);
@@ -57,17 +73,11 @@ test('when SIGTERM arrives with 200 requests in flight, then every one gets its 
   // Its next request begun before the signal and finished after it: a client mid-request. (An idle
   // kept connection may be closed once the drain's accepting ends, as HTTP allows; a request
   // begun is always answered.)
-  const keptAgain = answerOn(kept);
-  const second = request('/api/v1/currencies', key);
-  kept.write(second.slice(0, -2));
+  const keptAgain = begin(kept, request('/api/v1/currencies', key));
 
   // A health check begun the same way, so that it is answered however long this process takes to
   // finish it: a new connection made later may find the listener closed, which is the drain's aim.
-  const probe = connect(server.port, '127.0.0.1');
-  await new Promise((resolve) => probe.once('connect', resolve));
-  const probed = answerOn(probe);
-  const readyCheck = request('/ready');
-  probe.write(readyCheck.slice(0, -2));
+  const readyCheck = begin(await connected(server.port), request('/ready'));
 
   // 200 connections, each sending one request the moment it connects; the signal follows at once,
   // so some are still in the listen backlog and many in flight.
@@ -82,11 +92,11 @@ test('when SIGTERM arrives with 200 requests in flight, then every one gets its 
 
   // The server logs the signal in the turn that starts its drain: /ready is 503 from then on.
   await untilLogged(server, /SIGTERM: finishing in-flight requests/, 'the server to log the signal');
-  probe.write(readyCheck.slice(-2));
-  assert.deepEqual(await probed, { status: 503, connection: 'close' }, '/ready answers 503 while the server drains');
+  readyCheck.finish();
+  assert.deepEqual(await readyCheck.answer, { status: 503, connection: 'close' }, '/ready answers 503 while the server drains');
 
-  kept.write(second.slice(-2));
-  assert.deepEqual(await keptAgain, { status: 200, connection: 'close' }, 'a request on a connection opened before the signal gets its normal answer, with Connection: close');
+  keptAgain.finish();
+  assert.deepEqual(await keptAgain.answer, { status: 200, connection: 'close' }, 'a request on a connection opened before the signal gets its normal answer, with Connection: close');
 
   const results = await withTimeout(Promise.all(outcomes), 20_000, 'the 200 answers');
   const tally = new Map<string, number>();
