@@ -76,9 +76,8 @@ export class RatesView {
         return blended?.isAlone(day, terms.pivot) ? blended : new Day(day.date, [day], terms);
       });
       snapshot = RatesSnapshot.empty().withDays(days, this.current.version, this.current.today);
-      const { bySource } = this.alone;
-      bySource.set(source, snapshot);
-      void this.indexInTurns(snapshot, () => this.alone.bySource === bySource);
+      this.alone.bySource.set(source, snapshot);
+      void this.indexInTurns(snapshot, () => this.alone.bySource.get(source) === snapshot);
     }
     return snapshot;
   }
