@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { generateApiKey, hashApiKey } from '../../src/domain/api-keys.js';
 import { runIngestion } from '../../src/ingest/run-ingestion.js';
 import { ecb } from '../../src/ingest/sources/ecb.js';
